@@ -1,0 +1,40 @@
+// The `dse` subcommands. Each takes its parsed options and returns the process exit code;
+// user errors propagate as UserError to main, which prints them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dse/model/cost.hpp"
+#include "dse/model/tiling.hpp"
+
+namespace dse {
+
+struct ExploreArgs {
+  std::string hw_path;
+  std::string workload_path;
+  std::string output_path; // empty: stdout
+  bool json = false;
+  int threads = 0;
+  std::string tiles = "divisors";
+  std::string objectives = "latency,energy";
+  std::string latency_model = "roofline";
+  bool verbose = false;
+  int emit_mapping = -1; // front point to print as a mapping file, or -1
+};
+
+struct EvalArgs {
+  std::string hw_path;
+  std::string workload_path;
+  std::string mapping_path;
+  std::string latency_model = "roofline";
+  bool json = false;
+  std::string output_path;
+};
+
+int run_explore(const ExploreArgs &args);
+int run_eval(const EvalArgs &args);
+
+LatencyModel parse_latency_model(const std::string &name); // throws UserError
+
+} // namespace dse

@@ -1,0 +1,66 @@
+// The accelerator as plain data: memory levels, compute array, clock. Built by config, read by
+// the model and the search.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dse {
+
+/// One off-chip or on-chip memory level. Energies are per word access.
+struct MemoryLevel {
+  std::string name;
+  /// Capacity in words; empty for DRAM (unbounded).
+  std::optional<std::int64_t> capacity_words;
+  /// Bandwidth in GB/s (DRAM) ...
+  std::optional<double> bandwidth_gbps;
+  /// ... or in words per cycle (on-chip levels).
+  std::optional<double> bandwidth_words_per_cycle;
+  double read_energy_pj = 0.0;
+  double write_energy_pj = 0.0;
+  bool double_buffering = false;
+};
+
+/// The compute fabric seen by the spatial mapping: `rows x cols` MACs per cycle and core.
+/// A vector target (lanes x FMA units) is mapped to rows = fma_units, cols = lanes.
+struct ComputeArray {
+  std::int64_t rows = 1;
+  std::int64_t cols = 1;
+  double mac_energy_pj = 0.0;
+  bool is_vector = false;
+};
+
+/// A whole accelerator. Levels are outermost first: DRAM, global buffer, and optionally an
+/// innermost register file.
+struct Hardware {
+  std::string name;
+  std::string source_file;
+  /// Where the figures come from (free text from the file's `source:` key; may be empty).
+  std::string source;
+  double clock_ghz = 1.0;
+  std::int64_t word_bytes = 2;
+  std::int64_t cores = 1;
+  ComputeArray array;
+  std::vector<MemoryLevel> levels;
+
+  const MemoryLevel &dram() const { return levels.front(); }
+  const MemoryLevel &global_buffer() const { return levels.at(1); }
+  /// The register level, if the file declares one (third level).
+  const MemoryLevel *register_file() const { return levels.size() > 2 ? &levels[2] : nullptr; }
+
+  /// Rows of the effective array: cores split the row dimension.
+  std::int64_t effective_rows() const { return array.rows * cores; }
+  std::int64_t effective_cols() const { return array.cols; }
+  std::int64_t gb_capacity_words() const { return *global_buffer().capacity_words; }
+  double dram_words_per_cycle() const {
+    return *dram().bandwidth_gbps / (clock_ghz * static_cast<double>(word_bytes));
+  }
+  /// Global-buffer bandwidth in words per cycle (unlimited when not given).
+  std::optional<double> gb_words_per_cycle() const {
+    return global_buffer().bandwidth_words_per_cycle;
+  }
+};
+
+} // namespace dse

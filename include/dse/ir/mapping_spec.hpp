@@ -1,0 +1,35 @@
+// A user-written mapping (`dse eval --mapping`), by name, as read from YAML: per segment the
+// operators, loop tree, retention depths, spatial mapping and tile sizes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "dse/support/error.hpp"
+
+namespace dse {
+
+struct NamedValue {
+  std::string name;
+  SourceLocation where;
+};
+
+struct MappingSegmentSpec {
+  std::vector<NamedValue> ops;                                // one op or producer, consumer
+  std::vector<NamedValue> prefix;                             // fused only
+  std::map<std::string, std::vector<NamedValue>> loops;       // op -> sub-nest, outer -> inner
+  std::map<std::string, std::pair<int, SourceLocation>> retention; // tensor -> depth
+  std::map<std::string, std::pair<NamedValue, NamedValue>> spatial; // op -> (row, col) or "-"
+  std::map<std::string, std::pair<std::int64_t, SourceLocation>> tiles; // dim -> tile size
+  SourceLocation where;
+};
+
+struct MappingSpec {
+  std::string workload; // empty if not given
+  std::vector<MappingSegmentSpec> segments;
+  std::string source_file;
+};
+
+} // namespace dse

@@ -1,0 +1,43 @@
+// Enumeration of the decision space (DESIGN 4.1): shared prefixes with the intermediate's
+// retention, each operator's sub-nest orders with its tensors' retention depths, and spatial
+// mappings. Pruning and combination happen in the search module.
+#pragma once
+
+#include <vector>
+
+#include "dse/model/dataflow.hpp"
+
+namespace dse {
+
+/// What the operators of a fused pair share: the prefix and the intermediate's depth.
+struct PrefixChoice {
+  std::vector<int> prefix;
+  int intermediate_depth = 0;
+};
+
+/// One operator's own decisions under a prefix: its sub-nest and the depth of each tensor it owns
+/// (the intermediate excluded), in the order of `ProblemOp::tensors`.
+struct LocalPlan {
+  std::vector<int> subnest;
+  std::vector<int> depths;
+};
+
+/// Every legal prefix choice (a single operator has exactly one: empty).
+std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem);
+
+/// Every sub-nest order and retention assignment of op `op` under `choice`.
+std::vector<LocalPlan> enumerate_local_plans(const Problem &problem, const PrefixChoice &choice,
+                                             int op);
+
+/// The dataflow made of a prefix choice and one local plan per operator.
+Dataflow assemble_dataflow(const Problem &problem, const PrefixChoice &choice,
+                           const std::vector<const LocalPlan *> &plans);
+
+/// Spatial mappings of one operator: pairs of dims that index the output or two operands
+/// (rows take the one listed first in the einsum).
+std::vector<SpatialMapping> spatial_options(const Problem &problem, int op);
+
+/// Every combination of per-operator spatial mappings, in lexicographic order.
+std::vector<std::vector<SpatialMapping>> spatial_combinations(const Problem &problem);
+
+} // namespace dse

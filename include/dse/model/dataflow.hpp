@@ -1,0 +1,47 @@
+// A candidate dataflow: everything but the tile sizes. Loop tree (shared prefix and per-operator
+// sub-nests), retention depth per tensor, and the spatial mapping of each operator.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dse/model/problem.hpp"
+
+namespace dse {
+
+/// Loop tree and buffer retention. Depth r of a tensor means its tile is allocated inside the
+/// body of the r-th loop of its owner's path (0: outside every loop, the whole tensor).
+struct Dataflow {
+  std::vector<int> prefix;                // shared loops of a fused pair, outer -> inner
+  std::vector<std::vector<int>> subnests; // per problem op, outer -> inner
+  std::vector<int> retention;             // per problem tensor
+
+  /// The loops enclosing op `op`: the shared prefix, then its own sub-nest.
+  std::vector<int> path(int op) const;
+  /// Consumer-only dims in the prefix: the producer runs once per iteration of each.
+  std::vector<int> recompute_dims(const Problem &problem) const;
+  bool operator==(const Dataflow &) const = default;
+};
+
+/// Which dimensions of an operator go across the array rows and columns (-1: none).
+struct SpatialMapping {
+  int row_dim = -1;
+  int col_dim = -1;
+  bool operator==(const SpatialMapping &) const = default;
+};
+
+/// A fully specified candidate: dataflow plus a spatial mapping per operator.
+struct Candidate {
+  Dataflow dataflow;
+  std::vector<SpatialMapping> spatial;
+};
+
+/// Human-readable one-line description, e.g.
+/// `fused prefix[m] | qk: n k | pv: l n | keep Q@1 K@2 S@1 ... | recompute l | spatial qk(m,n) ...`.
+std::string describe(const Problem &problem, const Candidate &candidate);
+
+/// Whether the dataflow satisfies every rule of the model (used to validate user mappings).
+/// Returns an empty string when legal, else the reason.
+std::string legality_problem(const Problem &problem, const Dataflow &dataflow);
+
+} // namespace dse

@@ -1,0 +1,60 @@
+// Symbolic derivation of every metric of a candidate (DESIGN 4.2) as posynomials in the tile
+// sizes: DRAM traffic and buffer words from the dataflow; MACs, cycles, GB<->PE traffic and
+// vector work from the recompute loops and spatial mapping.
+#pragma once
+
+#include <vector>
+
+#include "dse/model/dataflow.hpp"
+#include "dse/model/posynomial.hpp"
+
+namespace dse {
+
+/// DRAM traffic and live buffer words of one tensor under a dataflow.
+struct TensorTraffic {
+  Posynomial footprint; // words of one tile
+  Posynomial reads;     // DRAM -> GB words
+  Posynomial writes;    // GB -> DRAM words
+};
+
+/// The part of the dataflow metrics contributed by one operator's own tensors (the intermediate
+/// excluded): what pruning of that operator's sub-nest compares.
+struct LocalMetrics {
+  Posynomial dram_reads;
+  Posynomial dram_writes;
+  Posynomial own_buffer;   // words live while this op runs
+  Posynomial other_buffer; // words this op's tiles keep live while the other op runs
+  std::vector<Posynomial> as_vector() const;
+};
+
+/// Metrics that depend on the loop tree and retention only.
+struct DataflowMetrics {
+  Posynomial dram_reads;
+  Posynomial dram_writes;
+  std::vector<Posynomial> buffer_words; // per op: GB words live while it runs
+  std::vector<Posynomial> as_vector() const;
+};
+
+/// Metrics that depend only on the recompute loops and the spatial mapping.
+struct ComputeMetrics {
+  std::vector<Posynomial> macs;   // per op, recompute included
+  std::vector<Posynomial> cycles; // per op
+  Posynomial gb_reads;            // GB -> PE words
+  Posynomial gb_writes;           // PE -> GB words
+  Posynomial vector_ops;          // softmax/elementwise work
+};
+
+TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, int tensor);
+LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int op,
+                           bool double_buffering);
+/// Footprint of the intermediate at its retention depth (fused problems only).
+Posynomial intermediate_footprint(const Problem &problem, const Dataflow &dataflow);
+DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
+                                 bool double_buffering);
+/// Unfused softmax runs as its own pass: it reads the scores and writes the probabilities,
+/// this many words each way (zero when the problem has no softmax or is fused).
+Posynomial softmax_pass_words(const Problem &problem);
+ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
+                               const std::vector<SpatialMapping> &spatial);
+
+} // namespace dse

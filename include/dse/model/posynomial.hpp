@@ -1,0 +1,86 @@
+// Symbolic metrics: sums of coefficient * monomial, where a monomial is a product of
+// per-dimension factors of the tile sizes (T, t = ceil(X/T), T-1, ceil(T/P), ...).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dse {
+
+/// A per-dimension factor of the tile size T_x of dimension x (X its full size).
+enum class Atom : std::uint8_t {
+  Tile,            // T_x
+  Trips,           // t_x = ceil(X / T_x)
+  TileMinus1,      // T_x - 1 (>= 0): halo extent of a loop above the retention depth
+  SpanMinus1,      // T_x * t_x - 1 (>= 0): halo extent of a loop below it
+  CeilRows,        // ceil(T_x / rows of the array)
+  CeilCols,        // ceil(T_x / cols of the array)
+};
+inline constexpr int kAtomCount = 6;
+
+/// Whether the atom is always >= 1 (multiplying by it never decreases a non-negative value).
+bool atom_at_least_one(Atom a);
+const char *atom_name(Atom a);
+
+/// A factor (dim, atom) raised to a power.
+struct Factor {
+  std::uint16_t key = 0; // dim * kAtomCount + atom
+  std::uint8_t power = 1;
+  int dim() const { return key / kAtomCount; }
+  Atom atom() const { return static_cast<Atom>(key % kAtomCount); }
+  auto operator<=>(const Factor &) const = default;
+};
+
+/// A product of factors, kept sorted by key; the empty monomial is the constant 1.
+class Monomial {
+public:
+  Monomial() = default;
+  static Monomial of(int dim, Atom atom);
+
+  Monomial operator*(const Monomial &other) const;
+  /// True if `other = *this * q` with q a product of atoms that are all >= 1.
+  bool divides_with_large_quotient(const Monomial &other) const;
+  const std::vector<Factor> &factors() const { return factors_; }
+  int degree() const;
+
+  auto operator<=>(const Monomial &) const = default;
+
+private:
+  std::vector<Factor> factors_;
+};
+
+/// A sum of terms coef * monomial. Coefficients may be negative (partial-sum read-backs).
+class Posynomial {
+public:
+  Posynomial() = default;
+  static Posynomial constant(double c);
+  static Posynomial monomial(const Monomial &m, double coef = 1.0);
+  static Posynomial atom(int dim, Atom a) { return monomial(Monomial::of(dim, a)); }
+
+  Posynomial &operator+=(const Posynomial &other);
+  Posynomial &operator-=(const Posynomial &other);
+  Posynomial operator+(const Posynomial &other) const;
+  Posynomial operator-(const Posynomial &other) const;
+  Posynomial operator*(const Posynomial &other) const;
+  Posynomial operator*(double s) const;
+
+  const std::map<Monomial, double> &terms() const { return terms_; }
+  bool is_zero() const { return terms_.empty(); }
+  bool operator==(const Posynomial &) const = default;
+
+  std::string to_string(const std::vector<std::string> &dim_names) const;
+
+private:
+  void add_term(const Monomial &m, double coef);
+  std::map<Monomial, double> terms_;
+};
+
+/// Sound symbolic check that `lhs(T) <= rhs(T)` for every tiling, treating each factor as an
+/// independent variable in its range (>= 1, or >= 0 for the *Minus1 atoms): the negative mass of
+/// `rhs - lhs` must be covered by positive terms whose monomials are large multiples of it.
+bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs);
+
+} // namespace dse

@@ -1,0 +1,42 @@
+// Tile sizes and the numeric values of the per-dimension atoms that the posynomials use.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dse/model/posynomial.hpp"
+
+namespace dse {
+
+/// Outer tile size per workload dimension (dims a problem does not use are ignored).
+struct Tiling {
+  std::vector<std::int64_t> tile;
+  bool operator==(const Tiling &) const = default;
+};
+
+using AtomValues = std::array<double, kAtomCount>;
+
+/// The atoms of one dimension of size `size` tiled by `tile` on an array of rows x cols.
+AtomValues atom_values(std::int64_t size, std::int64_t tile, std::int64_t rows, std::int64_t cols);
+
+/// Atom values for every workload dimension.
+struct AtomTable {
+  std::vector<AtomValues> per_dim;
+};
+AtomTable atom_table(const std::vector<std::int64_t> &sizes, const Tiling &tiling,
+                     std::int64_t rows, std::int64_t cols);
+
+double evaluate_monomial(const Monomial &m, const AtomTable &atoms);
+double evaluate(const Posynomial &p, const AtomTable &atoms);
+
+/// Which tile sizes the search tries per dimension (DESIGN 4.3).
+enum class TileMenu { Divisors, PowersOfTwo, ArrayMultiples, All };
+TileMenu parse_tile_menu(const std::string &name); // throws UserError
+const char *tile_menu_name(TileMenu menu);
+
+/// Candidate tile sizes of a dimension, ascending; always includes the full size.
+std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size);
+
+} // namespace dse

@@ -1,0 +1,53 @@
+// Whole-workload exploration: every chain searched fused and unfused, unfused fronts combined by
+// Minkowski sum (latency, energy and traffic add; buffer need is the max), chains combined in
+// sequence, and the exact front over the requested objectives.
+#pragma once
+
+#include <deque>
+#include <string>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/ir/workload.hpp"
+#include "dse/search/problem_search.hpp"
+
+namespace dse {
+
+/// One searched problem's share of a front point.
+struct MappingPart {
+  size_t problem = 0; // index into ExploreResult::problems
+  Candidate candidate;
+  Tiling tiling;
+  Objectives objectives;
+  MetricTotals totals;
+};
+
+struct FrontPoint {
+  Objectives objectives;
+  MetricTotals totals;
+  std::vector<MappingPart> parts;
+};
+
+struct ProblemSummary {
+  std::string label; // e.g. "qk+pv fused" or "qk"
+  SearchStats stats;
+};
+
+struct ExploreResult {
+  std::deque<Problem> problems; // stable addresses
+  std::vector<ProblemSummary> summaries;
+  std::vector<FrontPoint> front; // sorted by the requested objectives
+  double seconds = 0;
+};
+
+ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options);
+
+/// Pareto filter of composed points over `objectives` (ties: earlier point wins).
+std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,
+                                      const std::vector<Objective> &objectives);
+/// Every sum of a point of `a` and a point of `b` (sequential execution), Pareto filtered.
+std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
+                                      const std::vector<FrontPoint> &b,
+                                      const std::vector<Objective> &objectives);
+
+} // namespace dse

@@ -1,0 +1,53 @@
+// Search of one problem: the blocked, parallel Q*B evaluation folded into a Pareto front
+// (DESIGN 4.3), and the brute-force evaluator it is checked against.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/model/tiling.hpp"
+#include "dse/search/candidate_space.hpp"
+#include "dse/search/pareto_front.hpp"
+
+namespace dse {
+
+struct SearchOptions {
+  TileMenu menu = TileMenu::Divisors;
+  LatencyModel latency_model = LatencyModel::Roofline;
+  std::vector<Objective> objectives{Objective::Latency, Objective::Energy};
+  Pruning pruning = Pruning::Symbolic;
+  int threads = 0;                  // 0: every core
+  std::size_t block_tilings = 0;    // tilings per Q*B block; 0: automatic
+  CandidateCache *cache = nullptr;  // optional reuse across searches
+};
+
+struct SearchStats {
+  PruningStats pruning;
+  std::uint64_t tilings = 0;
+  std::uint64_t mappings = 0;          // candidates x tilings, every one decided exactly
+  std::uint64_t feasible_mappings = 0; // those whose buffer needs fit the global buffer
+  std::size_t basis_functions = 0;
+  double seconds = 0;
+};
+
+struct ProblemFront {
+  ParetoFront front;
+  SearchStats stats;
+  /// Smallest global-buffer need over every mapping (words), to explain an empty front.
+  double min_buffer_words = 0;
+  /// The candidate space the front's candidate ids refer to (id = dataflow * |spatial| + s).
+  std::shared_ptr<const CandidateSpace> space;
+};
+
+Candidate candidate_of(const CandidateSpace &space, std::uint64_t id);
+
+/// Pruned, matrix-encoded, blocked and parallel search.
+ProblemFront search_problem(const Problem &problem, const Hardware &hw, const SearchOptions &options);
+
+/// Every (candidate, tiling) pair of the unpruned space evaluated one by one from the
+/// posynomials, without matrices: the reference the matrix search must equal.
+ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
+                                 const SearchOptions &options);
+
+} // namespace dse

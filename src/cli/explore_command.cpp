@@ -1,0 +1,68 @@
+// `dse explore`: load, search, write the front (CSV or JSON), optionally one point as a mapping.
+#include <iostream>
+#include <sstream>
+
+#include "dse/cli/commands.hpp"
+#include "dse/cli/front_report.hpp"
+#include "dse/cli/output_file.hpp"
+#include "dse/config/hardware_loader.hpp"
+#include "dse/config/workload_loader.hpp"
+#include "dse/search/explore.hpp"
+
+namespace dse {
+
+LatencyModel parse_latency_model(const std::string &name) {
+  if (name == "roofline")
+    return LatencyModel::Roofline;
+  if (name == "sequential")
+    return LatencyModel::Sequential;
+  throw UserError("unknown latency model '" + name + "'; expected roofline or sequential");
+}
+
+namespace {
+
+std::vector<Objective> parse_objectives(const std::string &list) {
+  std::vector<Objective> out;
+  std::istringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) {
+    const Objective o = parse_objective(item);
+    if (std::find(out.begin(), out.end(), o) != out.end())
+      throw UserError("objective '" + item + "' is listed twice");
+    out.push_back(o);
+  }
+  if (out.empty() || out.size() > 3)
+    throw UserError("--objectives takes one to three objectives, got '" + list + "'");
+  return out;
+}
+
+} // namespace
+
+int run_explore(const ExploreArgs &args) {
+  SearchOptions options;
+  options.menu = parse_tile_menu(args.tiles);
+  options.objectives = parse_objectives(args.objectives);
+  options.latency_model = parse_latency_model(args.latency_model);
+  options.threads = args.threads;
+  const Hardware hw = load_hardware(args.hw_path);
+  const Workload workload = load_workload(args.workload_path);
+
+  const ExploreResult result = explore(workload, hw, options);
+  if (args.verbose)
+    std::cerr << search_statistics(result);
+  if (args.emit_mapping >= 0 && static_cast<size_t>(args.emit_mapping) >= result.front.size())
+    throw UserError("--emit-mapping " + std::to_string(args.emit_mapping) + ": the front has " +
+                    std::to_string(result.front.size()) + " points");
+
+  const std::string front = args.json ? front_json(result, workload, hw, options.latency_model)
+                                      : front_csv(result, workload, hw, options.latency_model);
+  if (args.emit_mapping >= 0) {
+    if (!args.output_path.empty())
+      write_output(args.output_path, front);
+    write_output("", mapping_yaml(result, workload, static_cast<size_t>(args.emit_mapping)));
+    return 0;
+  }
+  write_output(args.output_path, front);
+  return 0;
+}
+
+} // namespace dse

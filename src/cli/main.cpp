@@ -1,0 +1,65 @@
+// Entry point of the `dse` command: subcommand parsing and the single place where user errors
+// are printed and turned into an exit code.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "dse/cli/commands.hpp"
+#include "dse/support/error.hpp"
+
+namespace {
+
+void add_explore(CLI::App &app, dse::ExploreArgs &a) {
+  CLI::App *cmd = app.add_subcommand("explore", "find the exact Pareto front of a workload");
+  cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
+  cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
+  cmd->add_option("-o,--output", a.output_path, "front output file (default: stdout)");
+  cmd->add_flag("--json", a.json, "write JSON instead of CSV");
+  cmd->add_option("--threads", a.threads, "worker threads (default: every core)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--tiles", a.tiles, "tile menu: divisors, pow2, array or all")
+      ->capture_default_str();
+  cmd->add_option("--objectives", a.objectives,
+                  "comma-separated objectives: latency, energy, edp, dram, buffer")
+      ->capture_default_str();
+  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
+      ->capture_default_str();
+  cmd->add_flag("-v,--verbose", a.verbose, "print pruning and search statistics on stderr");
+  cmd->add_option("--emit-mapping", a.emit_mapping,
+                  "print front point N as a mapping file (dse eval --mapping) on stdout")
+      ->check(CLI::NonNegativeNumber);
+}
+
+void add_eval(CLI::App &app, dse::EvalArgs &a) {
+  CLI::App *cmd = app.add_subcommand("eval", "evaluate one fully specified mapping");
+  cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
+  cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
+  cmd->add_option("--mapping", a.mapping_path, "mapping YAML file")->required();
+  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
+      ->capture_default_str();
+  cmd->add_flag("--json", a.json, "print JSON instead of text");
+  cmd->add_option("-o,--output", a.output_path, "output file (default: stdout)");
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  CLI::App app{"dse: design-space exploration of dataflows for DNN accelerators"};
+  app.require_subcommand(1);
+  dse::ExploreArgs explore;
+  dse::EvalArgs eval;
+  add_explore(app, explore);
+  add_eval(app, eval);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    return app.exit(e);
+  }
+  try {
+    if (app.got_subcommand("explore"))
+      return dse::run_explore(explore);
+    return dse::run_eval(eval);
+  } catch (const dse::UserError &e) {
+    std::cerr << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,184 @@
+// Reads and validates hardware YAML into dse::Hardware.
+//
+// Format (levels outermost first; energies are pJ per word access, finite and >= 0):
+//
+//   name: accel-1mb                  # required string
+//   source: "Horowitz ISSCC 2014"    # optional string: where the figures come from
+//   clock_ghz: 1.0                   # required, finite, > 0
+//   word_bytes: 2                    # required integer 1..16
+//   cores: 1                         # optional integer >= 1 (default 1), cores share DRAM
+//   pe_array: {rows: 32, cols: 32, mac_energy_pj: 0.56}
+//   vector: {lanes: 16, fma_units: 3, fma_energy_pj: 1.0}   # exactly one of pe_array / vector;
+//                                    # a vector maps to rows = fma_units, cols = lanes
+//   levels:                          # required list of 2 or 3 levels, names unique
+//     - {name: DRAM, bandwidth_gbps: 60, read_energy_pj: 100.0, write_energy_pj: 100.0}
+//     - {name: GlobalBuffer, capacity_kib: 1024, bandwidth_words_per_cycle: 64,
+//        read_energy_pj: 1.9, write_energy_pj: 2.1, double_buffering: false}
+//     - {name: RegFile, capacity_words: 64, read_energy_pj: 0.05, write_energy_pj: 0.05}
+//
+// Level 0 (DRAM) is unbounded: bandwidth_gbps (> 0) is required and capacity keys are errors.
+// Level 1 (global buffer) takes exactly one of capacity_kib (a positive number, converted to
+// floor(kib * 1024 / word_bytes) words) or capacity_words (integer); either way 1..2^40 words.
+// bandwidth_words_per_cycle (> 0) is optional (unlimited when absent); double_buffering is an
+// optional bool (default false). Level 2 (register file, optional) requires capacity_words.
+#include "dse/config/hardware_loader.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "yaml_reader.hpp"
+
+namespace dse {
+
+namespace {
+
+constexpr std::int64_t kMaxArraySide = std::int64_t{1} << 20;
+constexpr std::int64_t kMaxCores = std::int64_t{1} << 16;
+constexpr std::int64_t kMaxWordBytes = 16;
+
+void read_energies(const YamlMap &m, MemoryLevel &level) {
+  level.read_energy_pj = m.number("read_energy_pj", Bound::NonNegative);
+  level.write_energy_pj = m.number("write_energy_pj", Bound::NonNegative);
+}
+
+MemoryLevel read_dram(const YamlMap &m) {
+  for (std::string_view key : {"capacity_kib", "capacity_words"})
+    if (m.has(key))
+      m.fail(m.key_node(key),
+             "the outermost level is unbounded and takes no '" + std::string(key) + "'");
+  m.allow_only({"name", "bandwidth_gbps", "read_energy_pj", "write_energy_pj"});
+  MemoryLevel level;
+  level.bandwidth_gbps = m.number("bandwidth_gbps", Bound::Positive);
+  read_energies(m, level);
+  return level;
+}
+
+std::int64_t read_capacity_kib(const YamlMap &m, std::int64_t word_bytes) {
+  const double kib = m.number("capacity_kib", Bound::Positive);
+  const YAML::Node &value = m.required("capacity_kib");
+  const double words = std::floor(kib * 1024.0 / static_cast<double>(word_bytes));
+  if (words < 1)
+    m.fail(value, "capacity_kib " + value.Scalar() + " holds less than one " +
+                      std::to_string(word_bytes) + "-byte word");
+  const std::int64_t max_kib = kMaxCapacityWords / 1024 * word_bytes;
+  if (words > static_cast<double>(kMaxCapacityWords))
+    m.fail(value,
+           "capacity_kib must be at most " + std::to_string(max_kib) + ", got " + value.Scalar());
+  return static_cast<std::int64_t>(words);
+}
+
+std::int64_t read_capacity(const YamlMap &m, std::int64_t word_bytes) {
+  const bool has_kib = m.has("capacity_kib");
+  const bool has_words = m.has("capacity_words");
+  if (has_kib && has_words)
+    m.fail(m.key_node("capacity_words"),
+           "give either 'capacity_kib' or 'capacity_words', not both");
+  if (!has_kib && !has_words)
+    m.fail(m.node(), "missing required key 'capacity_kib' (or 'capacity_words')");
+  if (has_words)
+    return m.integer("capacity_words", 1, kMaxCapacityWords);
+  return read_capacity_kib(m, word_bytes);
+}
+
+MemoryLevel read_global_buffer(const YamlMap &m, std::int64_t word_bytes) {
+  m.allow_only({"name", "capacity_kib", "capacity_words", "bandwidth_words_per_cycle",
+                "read_energy_pj", "write_energy_pj", "double_buffering"});
+  MemoryLevel level;
+  level.capacity_words = read_capacity(m, word_bytes);
+  if (m.has("bandwidth_words_per_cycle"))
+    level.bandwidth_words_per_cycle = m.number("bandwidth_words_per_cycle", Bound::Positive);
+  read_energies(m, level);
+  level.double_buffering = m.boolean_or("double_buffering", false);
+  return level;
+}
+
+MemoryLevel read_register_file(const YamlMap &m) {
+  m.allow_only({"name", "capacity_words", "read_energy_pj", "write_energy_pj"});
+  MemoryLevel level;
+  level.capacity_words = m.integer("capacity_words", 1, kMaxCapacityWords);
+  read_energies(m, level);
+  return level;
+}
+
+MemoryLevel read_level(const YAML::Node &node, size_t index, std::int64_t word_bytes,
+                       const std::string &file_name) {
+  const YamlMap unnamed(node, file_name, "levels[" + std::to_string(index) + "]");
+  const std::string name = unnamed.name("name");
+  const YamlMap m(node, file_name, "level '" + name + "'");
+  MemoryLevel level = index == 0   ? read_dram(m)
+                      : index == 1 ? read_global_buffer(m, word_bytes)
+                                   : read_register_file(m);
+  level.name = name;
+  return level;
+}
+
+std::vector<MemoryLevel> read_levels(const YamlMap &top, std::int64_t word_bytes) {
+  const YAML::Node &list = top.list("levels");
+  if (list.size() < 2 || list.size() > 3)
+    top.fail(list, "levels must list 2 or 3 levels (DRAM, global buffer, optional register "
+                   "file), got " +
+                       std::to_string(list.size()));
+  std::vector<MemoryLevel> levels;
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) {
+    levels.push_back(read_level(list[i], i, word_bytes, top.file_name()));
+    if (!names.insert(levels.back().name).second)
+      top.fail(list[i]["name"], "duplicate level name '" + levels.back().name + "'");
+  }
+  return levels;
+}
+
+ComputeArray read_pe_array(const YamlMap &m) {
+  m.allow_only({"rows", "cols", "mac_energy_pj"});
+  ComputeArray array;
+  array.rows = m.integer("rows", 1, kMaxArraySide);
+  array.cols = m.integer("cols", 1, kMaxArraySide);
+  array.mac_energy_pj = m.number("mac_energy_pj", Bound::NonNegative);
+  return array;
+}
+
+ComputeArray read_vector(const YamlMap &m) {
+  m.allow_only({"lanes", "fma_units", "fma_energy_pj"});
+  ComputeArray array;
+  array.cols = m.integer("lanes", 1, kMaxArraySide);
+  array.rows = m.integer("fma_units", 1, kMaxArraySide);
+  array.mac_energy_pj = m.number("fma_energy_pj", Bound::NonNegative);
+  array.is_vector = true;
+  return array;
+}
+
+ComputeArray read_compute(const YamlMap &top) {
+  const bool has_array = top.has("pe_array");
+  const bool has_vector = top.has("vector");
+  if (has_array && has_vector)
+    top.fail(top.key_node("vector"), "give either 'pe_array' or 'vector', not both");
+  if (!has_array && !has_vector)
+    top.fail(top.node(), "missing required key 'pe_array' (or 'vector')");
+  if (has_array)
+    return read_pe_array(top.map("pe_array", "pe_array"));
+  return read_vector(top.map("vector", "vector"));
+}
+
+} // namespace
+
+Hardware parse_hardware(const std::string &yaml_text, const std::string &file_name) {
+  const YamlMap top(parse_yaml(yaml_text, file_name), file_name, "");
+  top.allow_only(
+      {"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector", "levels"});
+  Hardware hw;
+  hw.source_file = file_name;
+  hw.name = top.name("name");
+  hw.source = top.optional_string("source").value_or("");
+  hw.clock_ghz = top.number("clock_ghz", Bound::Positive);
+  hw.word_bytes = top.integer("word_bytes", 1, kMaxWordBytes);
+  hw.cores = top.integer_or("cores", 1, 1, kMaxCores);
+  hw.array = read_compute(top);
+  hw.levels = read_levels(top, hw.word_bytes);
+  return hw;
+}
+
+Hardware load_hardware(const std::string &path) {
+  return parse_hardware(read_text_file(path), path);
+}
+
+} // namespace dse

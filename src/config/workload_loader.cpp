@@ -1,0 +1,222 @@
+// Reads and validates workload YAML into dse::Workload.
+//
+// Format:
+//
+//   name: gpt3-6.7b-attention-s2048
+//   dims: {h: 32, m: 2048, n: 2048, k: 128, l: 128}   # identifiers -> integers 1..2^31-1
+//   ops:                                               # in dependence order
+//     - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}          # kind: einsum (default)
+//     - {name: softmax, kind: softmax, over: n, tensor: S, out: P}       # ops_per_element: 4
+//     - {name: relu, kind: elementwise, tensor: P, out: P2}             # ops_per_element: 1
+//     - {name: pv, einsum: "O[h,m,l] += P2[h,m,n] * V[h,n,l]"}
+//
+// Einsums take one or two inputs; input indices are affine (`p+r`, `2*p+r`, positive integer
+// coefficients), output indices are bare dimensions, and no dimension repeats in one access.
+// Every declared dimension must be used; every output dimension must index an input. A tensor
+// is produced by at most one op, before any op reads it, and keeps one rank throughout.
+// Softmax/elementwise ops read a tensor produced by an earlier op and write a new tensor of the
+// same shape; softmax normalises over `over`, a dimension of that tensor. No tensor may span
+// more than 2^50 elements (affine index extent: 1 + sum coef * (size - 1)).
+#include "dse/config/workload_loader.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "dse/config/einsum_parser.hpp"
+#include "einsum_binding.hpp"
+#include "yaml_reader.hpp"
+
+namespace dse {
+
+namespace {
+
+/// What the loader knows about a tensor name so far.
+struct TensorRecord {
+  bool produced = false; // false while only read (a workload input)
+  std::string first_op;  // the op that produced it, or else the first op that read it
+  size_t rank = 0;
+  std::vector<int> dims; // dims of a produced tensor (its bare output indices)
+};
+
+bool is_identifier(const std::string &s) {
+  const auto ident_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
+  return !s.empty() && !(s[0] >= '0' && s[0] <= '9') && std::all_of(s.begin(), s.end(), ident_char);
+}
+
+/// Where the einsum string's first character is: quoted scalars start one column later.
+SourceLocation einsum_location(const YAML::Node &value, const std::string &file_name) {
+  return shifted(location_of(value, file_name), value.Tag() == "!" ? 1 : 0);
+}
+
+class WorkloadReader {
+public:
+  explicit WorkloadReader(const std::string &file_name) : file_name_(file_name) {}
+
+  Workload read(const YAML::Node &root) {
+    const YamlMap top(root, file_name_, "");
+    top.allow_only({"name", "dims", "ops"});
+    workload_.source_file = file_name_;
+    workload_.name = top.name("name");
+    read_dims(top.map("dims", "dims"));
+    const YAML::Node &ops = top.list("ops");
+    if (ops.size() == 0)
+      top.fail(ops, "ops must list at least one op");
+    for (size_t i = 0; i < ops.size(); ++i)
+      read_op(ops[i], i);
+    check_dims_used();
+    return std::move(workload_);
+  }
+
+private:
+  void read_dims(const YamlMap &dims) {
+    if (dims.entries().empty())
+      dims.fail(dims.node(), "dims must declare at least one dimension");
+    for (const auto &[key, value] : dims.entries()) {
+      const std::string &name = key.Scalar();
+      if (!is_identifier(name))
+        dims.fail(key, "dimension name '" + name + "' must be an identifier (letters, digits, _)");
+      const std::int64_t size = dims.integer_value(value, name, 1, kMaxDimensionSize);
+      workload_.dims.push_back(Dimension{name, size, location_of(key, file_name_)});
+    }
+  }
+
+  void read_op(const YAML::Node &node, size_t index) {
+    const YamlMap unnamed(node, file_name_, "ops[" + std::to_string(index) + "]");
+    Operator op;
+    op.name = unnamed.name("name");
+    if (std::any_of(workload_.ops.begin(), workload_.ops.end(),
+                    [&](const Operator &o) { return o.name == op.name; }))
+      unnamed.fail(unnamed.required("name"), "duplicate op name '" + op.name + "'");
+    op.where = location_of(node, file_name_);
+    const YamlMap m(node, file_name_, "op '" + op.name + "'");
+    const std::string kind = m.optional_string("kind").value_or("einsum");
+    if (kind == "einsum")
+      read_einsum(m, op);
+    else if (kind == "softmax" || kind == "elementwise")
+      read_vector_op(m, op, kind == "softmax");
+    else
+      m.fail(m.required("kind"),
+             "kind must be one of einsum, softmax, elementwise, got '" + kind + "'");
+    workload_.ops.push_back(std::move(op));
+  }
+
+  void read_einsum(const YamlMap &m, Operator &op) {
+    m.allow_only({"name", "kind", "einsum"});
+    op.kind = OpKind::Einsum;
+    const std::string text = m.string("einsum");
+    const SourceLocation where = einsum_location(m.required("einsum"), file_name_);
+    const ParsedEinsum parsed = parse_einsum_of(op.name, text, where);
+    op.einsum = bind_einsum(parsed, workload_.dims, where, op.name);
+    for (size_t i = 0; i < parsed.inputs.size(); ++i)
+      note_read(op.einsum.inputs[i], op.name, shifted(where, parsed.inputs[i].offset));
+    note_produced(op.einsum.output.tensor, op.einsum.output.indices.size(),
+                  output_dims(op.einsum.output), op.name, shifted(where, parsed.output.offset));
+  }
+
+  static ParsedEinsum parse_einsum_of(const std::string &op_name, const std::string &text,
+                                      const SourceLocation &where) {
+    try {
+      return parse_einsum(text, where);
+    } catch (const UserError &e) {
+      throw UserError(e.where(), "op '" + op_name + "': invalid einsum: " + e.message());
+    }
+  }
+
+  void read_vector_op(const YamlMap &m, Operator &op, bool softmax) {
+    if (softmax)
+      m.allow_only({"name", "kind", "tensor", "over", "out", "ops_per_element"});
+    else
+      m.allow_only({"name", "kind", "tensor", "out", "ops_per_element"});
+    op.kind = softmax ? OpKind::Softmax : OpKind::Elementwise;
+    op.tensor = m.string("tensor");
+    const auto source = tensors_.find(op.tensor);
+    if (source == tensors_.end() || !source->second.produced)
+      m.fail(m.required("tensor"), "tensor '" + op.tensor + "' is not produced by an earlier op");
+    const TensorRecord &record = source->second;
+    if (softmax)
+      op.over_dim = read_over(m, op.tensor, record);
+    op.ops_per_element = m.number_or("ops_per_element", softmax ? 4.0 : 1.0, Bound::Positive);
+    op.out = m.string("out");
+    if (tensors_.count(op.out))
+      m.fail(m.required("out"), "out tensor '" + op.out + "' already exists");
+    note_produced(op.out, record.rank, record.dims, op.name,
+                  location_of(m.required("out"), file_name_));
+  }
+
+  int read_over(const YamlMap &m, const std::string &tensor, const TensorRecord &record) const {
+    const std::string over = m.string("over");
+    const int dim = workload_.dim_index(over);
+    if (dim < 0)
+      m.fail(m.required("over"), "over names undefined dimension '" + over + "'");
+    if (std::find(record.dims.begin(), record.dims.end(), dim) == record.dims.end())
+      m.fail(m.required("over"), "dimension '" + over + "' does not index tensor '" + tensor + "'");
+    return dim;
+  }
+
+  static std::vector<int> output_dims(const TensorAccess &output) {
+    std::vector<int> dims;
+    for (const IndexExpr &e : output.indices)
+      dims.push_back(e.terms[0].dim);
+    return dims;
+  }
+
+  void note_read(const TensorAccess &in, const std::string &op_name, const SourceLocation &at) {
+    const auto [it, inserted] = tensors_.try_emplace(in.tensor);
+    TensorRecord &record = it->second;
+    if (inserted) {
+      record.first_op = op_name;
+      record.rank = in.indices.size();
+      return;
+    }
+    if (in.indices.size() != record.rank)
+      throw UserError(at, "op '" + op_name + "': tensor '" + in.tensor + "' has " +
+                              std::to_string(in.indices.size()) + " indices here but " +
+                              std::to_string(record.rank) + " in op '" + record.first_op + "'");
+  }
+
+  void note_produced(const std::string &tensor, size_t rank, const std::vector<int> &dims,
+                     const std::string &op_name, const SourceLocation &at) {
+    const auto [it, inserted] = tensors_.try_emplace(tensor);
+    TensorRecord &record = it->second;
+    if (!inserted && record.produced)
+      throw UserError(at, "op '" + op_name + "': tensor '" + tensor +
+                              "' is already produced by op '" + record.first_op + "'");
+    if (!inserted)
+      throw UserError(at, "op '" + op_name + "': tensor '" + tensor + "' is read by op '" +
+                              record.first_op + "' before this op produces it");
+    record.produced = true;
+    record.first_op = op_name;
+    record.rank = rank;
+    record.dims = dims;
+  }
+
+  void check_dims_used() const {
+    std::vector<bool> used(workload_.dims.size(), false);
+    for (const Operator &op : workload_.ops)
+      if (op.kind == OpKind::Einsum)
+        for (int d : op.dims())
+          used[static_cast<size_t>(d)] = true;
+    for (size_t d = 0; d < used.size(); ++d)
+      if (!used[d])
+        throw UserError(workload_.dims[d].where,
+                        "dimension '" + workload_.dims[d].name + "' is not used by any op");
+  }
+
+  std::string file_name_;
+  Workload workload_;
+  std::map<std::string, TensorRecord> tensors_;
+};
+
+} // namespace
+
+Workload parse_workload(const std::string &yaml_text, const std::string &file_name) {
+  return WorkloadReader(file_name).read(parse_yaml(yaml_text, file_name));
+}
+
+Workload load_workload(const std::string &path) {
+  return parse_workload(read_text_file(path), path);
+}
+
+} // namespace dse

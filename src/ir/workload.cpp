@@ -1,0 +1,45 @@
+// Queries on einsum operators: which dimensions they iterate and reduce over.
+#include "dse/ir/workload.hpp"
+
+#include <algorithm>
+
+namespace dse {
+
+bool TensorAccess::uses(int dim) const {
+  return std::any_of(indices.begin(), indices.end(), [dim](const IndexExpr &e) {
+    return std::any_of(e.terms.begin(), e.terms.end(),
+                       [dim](const IndexTerm &t) { return t.dim == dim; });
+  });
+}
+
+static void append_dims(const TensorAccess &access, std::vector<int> &out) {
+  for (const IndexExpr &e : access.indices)
+    for (const IndexTerm &t : e.terms)
+      if (std::find(out.begin(), out.end(), t.dim) == out.end())
+        out.push_back(t.dim);
+}
+
+std::vector<int> Operator::dims() const {
+  std::vector<int> out;
+  append_dims(einsum.output, out);
+  for (const TensorAccess &in : einsum.inputs)
+    append_dims(in, out);
+  return out;
+}
+
+std::vector<int> Operator::reduction_dims() const {
+  std::vector<int> out;
+  for (int d : dims())
+    if (!einsum.output.uses(d))
+      out.push_back(d);
+  return out;
+}
+
+int Workload::dim_index(const std::string &dim_name) const {
+  for (size_t i = 0; i < dims.size(); ++i)
+    if (dims[i].name == dim_name)
+      return static_cast<int>(i);
+  return -1;
+}
+
+} // namespace dse

@@ -1,0 +1,160 @@
+// Enumerates prefixes, sub-nest orders, retention depths and spatial mappings.
+#include "dse/model/candidate_generation.hpp"
+
+#include <algorithm>
+#include <functional>
+
+namespace dse {
+
+namespace {
+
+bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+/// Calls `visit` with every ordered subset of `items` (including the empty one).
+void for_each_ordered_subset(const std::vector<int> &items,
+                             const std::function<void(const std::vector<int> &)> &visit) {
+  std::vector<int> current;
+  std::vector<bool> used(items.size(), false);
+  std::function<void()> grow = [&]() {
+    visit(current);
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (used[i])
+        continue;
+      used[i] = true;
+      current.push_back(items[i]);
+      grow();
+      current.pop_back();
+      used[i] = false;
+    }
+  };
+  grow();
+}
+
+/// Depths worth considering for a tensor on `path`: 0 and right below each loop indexing it.
+std::vector<int> depth_options(const std::vector<int> &path, const TensorAccess &access) {
+  std::vector<int> out{0};
+  for (size_t i = 0; i < path.size(); ++i)
+    if (access.uses(path[i]))
+      out.push_back(static_cast<int>(i) + 1);
+  return out;
+}
+
+bool recompute_is_legal(const Problem &p, const std::vector<int> &prefix, int inter_depth) {
+  for (size_t i = 0; i < prefix.size(); ++i)
+    if (contains(p.consumer_only_dims, prefix[i]) && static_cast<int>(i) >= inter_depth)
+      return false;
+  return true;
+}
+
+/// Tensors owned by op (its inputs and output, not the intermediate).
+std::vector<int> owned_tensors(const Problem &p, int op) {
+  std::vector<int> out;
+  for (int t : p.ops[static_cast<size_t>(op)].tensors)
+    if (t != p.intermediate && p.tensors[static_cast<size_t>(t)].owner == op)
+      out.push_back(t);
+  return out;
+}
+
+} // namespace
+
+std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem) {
+  if (!problem.fused())
+    return {PrefixChoice{}};
+  std::vector<PrefixChoice> out;
+  const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
+  for_each_ordered_subset(problem.prefix_dims, [&](const std::vector<int> &prefix) {
+    for (int depth : depth_options(prefix, inter))
+      if (recompute_is_legal(problem, prefix, depth))
+        out.push_back({prefix, depth});
+  });
+  return out;
+}
+
+std::vector<LocalPlan> enumerate_local_plans(const Problem &problem, const PrefixChoice &choice,
+                                             int op) {
+  std::vector<int> own_loops;
+  for (int d : problem.ops[static_cast<size_t>(op)].tiled_dims)
+    if (!contains(choice.prefix, d))
+      own_loops.push_back(d);
+  std::sort(own_loops.begin(), own_loops.end());
+  const std::vector<int> tensors = owned_tensors(problem, op);
+
+  std::vector<LocalPlan> out;
+  do {
+    std::vector<int> path = choice.prefix;
+    path.insert(path.end(), own_loops.begin(), own_loops.end());
+    std::vector<std::vector<int>> options;
+    for (int t : tensors)
+      options.push_back(depth_options(path, problem.tensors[static_cast<size_t>(t)].access));
+    // Odometer over the depth options of every owned tensor.
+    std::vector<size_t> pick(tensors.size(), 0);
+    while (true) {
+      LocalPlan plan{own_loops, {}};
+      for (size_t i = 0; i < tensors.size(); ++i)
+        plan.depths.push_back(options[i][pick[i]]);
+      out.push_back(std::move(plan));
+      size_t i = 0;
+      while (i < pick.size() && ++pick[i] == options[i].size())
+        pick[i++] = 0;
+      if (i == pick.size())
+        break;
+    }
+  } while (std::next_permutation(own_loops.begin(), own_loops.end()));
+  return out;
+}
+
+Dataflow assemble_dataflow(const Problem &problem, const PrefixChoice &choice,
+                           const std::vector<const LocalPlan *> &plans) {
+  Dataflow df;
+  df.prefix = choice.prefix;
+  df.retention.assign(problem.tensors.size(), 0);
+  if (problem.fused())
+    df.retention[static_cast<size_t>(problem.intermediate)] = choice.intermediate_depth;
+  for (size_t o = 0; o < plans.size(); ++o) {
+    df.subnests.push_back(plans[o]->subnest);
+    const std::vector<int> tensors = owned_tensors(problem, static_cast<int>(o));
+    for (size_t i = 0; i < tensors.size(); ++i)
+      df.retention[static_cast<size_t>(tensors[i])] = plans[o]->depths[i];
+  }
+  return df;
+}
+
+std::vector<SpatialMapping> spatial_options(const Problem &problem, int op) {
+  const ProblemOp &pop = problem.ops[static_cast<size_t>(op)];
+  std::vector<int> eligible;
+  for (int d : pop.tiled_dims) {
+    int plain_uses = 0;
+    bool in_output = false;
+    for (size_t i = 0; i < pop.accesses.size(); ++i)
+      for (const IndexExpr &e : pop.accesses[i].indices)
+        if (e.is_plain() && e.terms[0].dim == d) {
+          ++plain_uses;
+          in_output = in_output || i + 1 == pop.accesses.size();
+        }
+    if (in_output || plain_uses >= 2)
+      eligible.push_back(d);
+  }
+  std::vector<SpatialMapping> out;
+  for (size_t a = 0; a < eligible.size(); ++a)
+    for (size_t b = a + 1; b < eligible.size(); ++b)
+      out.push_back({eligible[a], eligible[b]});
+  if (out.empty())
+    out.push_back({eligible.empty() ? -1 : eligible[0], -1});
+  return out;
+}
+
+std::vector<std::vector<SpatialMapping>> spatial_combinations(const Problem &problem) {
+  std::vector<std::vector<SpatialMapping>> out{{}};
+  for (size_t o = 0; o < problem.ops.size(); ++o) {
+    std::vector<std::vector<SpatialMapping>> next;
+    for (const auto &partial : out)
+      for (const SpatialMapping &s : spatial_options(problem, static_cast<int>(o))) {
+        next.push_back(partial);
+        next.back().push_back(s);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+} // namespace dse

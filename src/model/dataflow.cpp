@@ -1,0 +1,123 @@
+// Loop-tree queries, legality rules and readable descriptions of candidate dataflows.
+#include "dse/model/dataflow.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace dse {
+
+std::vector<int> Dataflow::path(int op) const {
+  std::vector<int> out = prefix;
+  const auto &own = subnests.at(static_cast<size_t>(op));
+  out.insert(out.end(), own.begin(), own.end());
+  return out;
+}
+
+std::vector<int> Dataflow::recompute_dims(const Problem &problem) const {
+  std::vector<int> out;
+  for (int d : prefix)
+    if (std::find(problem.consumer_only_dims.begin(), problem.consumer_only_dims.end(), d) !=
+        problem.consumer_only_dims.end())
+      out.push_back(d);
+  return out;
+}
+
+namespace {
+
+bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+/// Retention depths worth considering are 0 or right below a loop that indexes the tensor.
+bool depth_is_meaningful(const std::vector<int> &path, const TensorAccess &access, int depth) {
+  if (depth == 0)
+    return true;
+  if (depth < 0 || depth > static_cast<int>(path.size()))
+    return false;
+  return access.uses(path[static_cast<size_t>(depth) - 1]);
+}
+
+std::string check_nests(const Problem &problem, const Dataflow &df) {
+  if (df.subnests.size() != problem.ops.size())
+    return "expected one sub-nest per operator";
+  if (!problem.fused() && !df.prefix.empty())
+    return "a single operator has no shared prefix";
+  for (int d : df.prefix)
+    if (!contains(problem.prefix_dims, d))
+      return "dimension '" + problem.dim_name(d) +
+             "' may not be in the shared prefix (a producer reduction or unknown dimension)";
+  for (size_t o = 0; o < problem.ops.size(); ++o) {
+    std::vector<int> have = df.path(static_cast<int>(o));
+    std::vector<int> want = problem.ops[o].tiled_dims;
+    for (int d : df.prefix)
+      if (!contains(want, d))
+        want.push_back(d); // recompute loops enclose the producer too
+    std::sort(have.begin(), have.end());
+    std::sort(want.begin(), want.end());
+    if (have != want)
+      return "the loops of op '" + problem.op(static_cast<int>(o)).name +
+             "' must cover each of its tiled dimensions exactly once";
+  }
+  return {};
+}
+
+std::string check_retention(const Problem &problem, const Dataflow &df) {
+  if (df.retention.size() != problem.tensors.size())
+    return "expected one retention depth per tensor";
+  for (size_t t = 0; t < problem.tensors.size(); ++t) {
+    const ProblemTensor &tensor = problem.tensors[t];
+    const int depth = df.retention[t];
+    const std::vector<int> path =
+        static_cast<int>(t) == problem.intermediate ? df.prefix : df.path(tensor.owner);
+    if (!depth_is_meaningful(path, tensor.access, depth))
+      return "retention depth " + std::to_string(depth) + " of tensor '" + tensor.name +
+             "' is not 0 or right below a loop that indexes it" +
+             (static_cast<int>(t) == problem.intermediate ? " within the shared prefix" : "");
+  }
+  if (problem.fused()) {
+    const int inter_depth = df.retention[static_cast<size_t>(problem.intermediate)];
+    for (size_t i = 0; i < df.prefix.size(); ++i)
+      if (contains(problem.consumer_only_dims, df.prefix[i]) && static_cast<int>(i) >= inter_depth)
+        return "recompute loop '" + problem.dim_name(df.prefix[i]) +
+               "' lies below the intermediate's retention depth";
+  }
+  return {};
+}
+
+} // namespace
+
+std::string legality_problem(const Problem &problem, const Dataflow &dataflow) {
+  std::string why = check_nests(problem, dataflow);
+  return why.empty() ? check_retention(problem, dataflow) : why;
+}
+
+std::string describe(const Problem &problem, const Candidate &candidate) {
+  const Dataflow &df = candidate.dataflow;
+  std::ostringstream out;
+  auto loops = [&](const std::vector<int> &dims) {
+    std::string s;
+    for (int d : dims)
+      s += (s.empty() ? "" : " ") + problem.dim_name(d);
+    return s.empty() ? std::string("-") : s;
+  };
+  if (problem.fused())
+    out << "fused prefix[" << loops(df.prefix) << "]";
+  else
+    out << "single";
+  for (size_t o = 0; o < problem.ops.size(); ++o)
+    out << " | " << problem.op(static_cast<int>(o)).name << ": " << loops(df.subnests[o]);
+  out << " | keep";
+  for (size_t t = 0; t < problem.tensors.size(); ++t)
+    out << " " << problem.tensors[t].name << "@" << df.retention[t];
+  const std::vector<int> recompute = df.recompute_dims(problem);
+  if (!recompute.empty())
+    out << " | recompute " << loops(recompute);
+  out << " | spatial";
+  for (size_t o = 0; o < candidate.spatial.size(); ++o) {
+    const SpatialMapping &s = candidate.spatial[o];
+    out << " " << problem.op(static_cast<int>(o)).name << "("
+        << (s.row_dim < 0 ? "-" : problem.dim_name(s.row_dim)) << ","
+        << (s.col_dim < 0 ? "-" : problem.dim_name(s.col_dim)) << ")";
+  }
+  return out.str();
+}
+
+} // namespace dse

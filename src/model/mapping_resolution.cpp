@@ -1,0 +1,150 @@
+// Resolution of named mappings against a workload: ops to chain links, names to dims and
+// tensors, then the model's legality rules.
+#include "dse/model/mapping_resolution.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "dse/ir/chain.hpp"
+
+namespace dse {
+
+namespace {
+
+struct LinkRef {
+  const ChainLink *link = nullptr;
+  const ChainLink *next = nullptr; // the link it feeds in its chain, if any
+};
+
+LinkRef find_link(const Workload &w, const std::vector<Chain> &chains, const NamedValue &op) {
+  for (const Chain &c : chains)
+    for (size_t i = 0; i < c.links.size(); ++i)
+      if (w.ops[static_cast<size_t>(c.links[i].einsum_op)].name == op.name)
+        return {&c.links[i], i + 1 < c.links.size() ? &c.links[i + 1] : nullptr};
+  throw UserError(op.where, "'" + op.name + "' is not an einsum op of workload '" + w.name + "'");
+}
+
+Problem segment_problem(const Workload &w, const std::vector<Chain> &chains,
+                        const MappingSegmentSpec &seg) {
+  const LinkRef first = find_link(w, chains, seg.ops[0]);
+  if (seg.ops.size() == 1)
+    return make_single_problem(w, *first.link);
+  const LinkRef second = find_link(w, chains, seg.ops[1]);
+  if (first.next != second.link || !can_fuse(w, *first.link, *second.link))
+    throw UserError(seg.ops[1].where, "ops '" + seg.ops[0].name + "' and '" + seg.ops[1].name +
+                                          "' are not a fusable producer -> consumer pair");
+  return make_fused_problem(w, *first.link, *second.link);
+}
+
+int dim_of(const Problem &p, const NamedValue &name) {
+  const int d = p.workload->dim_index(name.name);
+  if (d < 0 || std::find(p.dims.begin(), p.dims.end(), d) == p.dims.end())
+    throw UserError(name.where, "'" + name.name + "' is not a dimension of this segment");
+  return d;
+}
+
+std::vector<int> dims_of(const Problem &p, const std::vector<NamedValue> &names) {
+  std::vector<int> out;
+  for (const NamedValue &n : names)
+    out.push_back(dim_of(p, n));
+  return out;
+}
+
+int op_index(const Problem &p, const std::string &name, const SourceLocation &where) {
+  for (size_t o = 0; o < p.ops.size(); ++o)
+    if (p.op(static_cast<int>(o)).name == name)
+      return static_cast<int>(o);
+  throw UserError(where, "'" + name + "' is not an op of this segment");
+}
+
+Dataflow segment_dataflow(const Problem &p, const MappingSegmentSpec &seg) {
+  Dataflow df;
+  df.prefix = dims_of(p, seg.prefix);
+  df.subnests.resize(p.ops.size());
+  for (const auto &[op, loops] : seg.loops)
+    df.subnests[static_cast<size_t>(op_index(p, op, seg.where))] = dims_of(p, loops);
+  df.retention.assign(p.tensors.size(), -1);
+  for (const auto &[tensor, depth] : seg.retention) {
+    auto it = std::find_if(p.tensors.begin(), p.tensors.end(),
+                           [&](const ProblemTensor &t) { return t.name == tensor; });
+    if (it == p.tensors.end())
+      throw UserError(depth.second, "'" + tensor + "' is not a tensor of this segment");
+    df.retention[static_cast<size_t>(it - p.tensors.begin())] = depth.first;
+  }
+  for (size_t t = 0; t < p.tensors.size(); ++t)
+    if (df.retention[t] < 0)
+      throw UserError(seg.where, "missing retention depth of tensor '" + p.tensors[t].name + "'");
+  return df;
+}
+
+std::vector<SpatialMapping> segment_spatial(const Problem &p, const MappingSegmentSpec &seg) {
+  std::vector<SpatialMapping> out(p.ops.size());
+  std::vector<bool> given(p.ops.size(), false);
+  auto dim_or_none = [&](const NamedValue &n) { return n.name == "-" ? -1 : dim_of(p, n); };
+  for (const auto &[op, pair] : seg.spatial) {
+    const auto o = static_cast<size_t>(op_index(p, op, pair.first.where));
+    out[o] = {dim_or_none(pair.first), dim_or_none(pair.second)};
+    given[o] = true;
+    for (int d : {out[o].row_dim, out[o].col_dim})
+      if (d >= 0 && std::find(p.ops[o].tiled_dims.begin(), p.ops[o].tiled_dims.end(), d) ==
+                        p.ops[o].tiled_dims.end())
+        throw UserError(pair.first.where, "spatial dimension '" + p.dim_name(d) +
+                                              "' is not a tiled dimension of op '" + op + "'");
+  }
+  for (size_t o = 0; o < p.ops.size(); ++o)
+    if (!given[o])
+      throw UserError(seg.where, "missing spatial mapping of op '" + p.op(static_cast<int>(o)).name + "'");
+  return out;
+}
+
+Tiling segment_tiling(const Problem &p, const MappingSegmentSpec &seg) {
+  Tiling tiling;
+  for (const Dimension &d : p.workload->dims)
+    tiling.tile.push_back(d.size);
+  std::set<int> given;
+  for (const auto &[name, value] : seg.tiles) {
+    const int d = dim_of(p, {name, value.second});
+    const std::int64_t size = p.workload->dim_size(d);
+    if (value.first > size)
+      throw UserError(value.second, "tile of '" + name + "' is " + std::to_string(value.first) +
+                                        ", larger than the dimension (" + std::to_string(size) + ")");
+    if (p.is_window[static_cast<size_t>(d)] && value.first != size)
+      throw UserError(value.second, "'" + name + "' is a filter window dimension and is kept whole (" +
+                                        std::to_string(size) + ")");
+    tiling.tile[static_cast<size_t>(d)] = value.first;
+    given.insert(d);
+  }
+  for (int d : p.dims)
+    if (!p.is_window[static_cast<size_t>(d)] && !given.count(d))
+      throw UserError(seg.where, "missing tile size of dimension '" + p.dim_name(d) + "'");
+  return tiling;
+}
+
+} // namespace
+
+std::vector<ResolvedSegment> resolve_mapping(const Workload &workload, const MappingSpec &spec) {
+  if (!spec.workload.empty() && spec.workload != workload.name)
+    throw UserError(SourceLocation{spec.source_file, 0, 0},
+                    "mapping is for workload '" + spec.workload + "', not '" + workload.name + "'");
+  const std::vector<Chain> chains = detect_chains(workload);
+  std::vector<ResolvedSegment> out;
+  std::set<std::string> mapped;
+  for (const MappingSegmentSpec &seg : spec.segments) {
+    for (const NamedValue &op : seg.ops)
+      if (!mapped.insert(op.name).second)
+        throw UserError(op.where, "op '" + op.name + "' is mapped twice");
+    Problem problem = segment_problem(workload, chains, seg);
+    Candidate candidate{segment_dataflow(problem, seg), segment_spatial(problem, seg)};
+    if (const std::string why = legality_problem(problem, candidate.dataflow); !why.empty())
+      throw UserError(seg.where, "illegal mapping: " + why);
+    Tiling tiling = segment_tiling(problem, seg);
+    out.push_back({std::move(problem), std::move(candidate), std::move(tiling)});
+  }
+  for (const Operator &op : workload.ops)
+    if (op.kind == OpKind::Einsum && !mapped.count(op.name))
+      throw UserError(SourceLocation{spec.source_file, 0, 0},
+                      "op '" + op.name + "' is not mapped by any segment");
+  return out;
+}
+
+} // namespace dse

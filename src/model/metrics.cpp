@@ -1,0 +1,261 @@
+// Metric derivation: footprints from index extents, traffic from trip counts above retention
+// depths, cycles and inner-level traffic from the spatial mapping (DESIGN 4.2).
+#include "dse/model/metrics.hpp"
+
+#include <algorithm>
+
+namespace dse {
+
+namespace {
+
+bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+/// Extent of dimension d: the tile T_d when its loop is at or above the retention depth (or it
+/// is a window dim, always whole), else the padded span T_d * t_d.
+Posynomial extent(const Problem &p, int dim, bool spans_all_trips) {
+  if (!spans_all_trips || p.is_window[static_cast<size_t>(dim)])
+    return Posynomial::atom(dim, Atom::Tile);
+  return Posynomial::atom(dim, Atom::Tile) * Posynomial::atom(dim, Atom::Trips);
+}
+
+/// extent - 1, kept as a single non-negative atom so that no negative term appears.
+Posynomial extent_minus_one(const Problem &p, int dim, bool spans_all_trips) {
+  if (!spans_all_trips || p.is_window[static_cast<size_t>(dim)])
+    return Posynomial::atom(dim, Atom::TileMinus1);
+  return Posynomial::atom(dim, Atom::SpanMinus1);
+}
+
+/// Words of a tile of `access` when the dims in `spanning` span all their trips.
+Posynomial footprint(const Problem &p, const TensorAccess &access, const std::vector<int> &spanning) {
+  Posynomial fp = Posynomial::constant(1);
+  for (const IndexExpr &e : access.indices) {
+    if (e.is_plain()) {
+      fp = fp * extent(p, e.terms[0].dim, contains(spanning, e.terms[0].dim));
+      continue;
+    }
+    // An affine index sum c_i*d_i spans 1 + sum c_i*(ext_i - 1).
+    Posynomial span = Posynomial::constant(1);
+    for (const IndexTerm &t : e.terms)
+      span += extent_minus_one(p, t.dim, contains(spanning, t.dim)) * static_cast<double>(t.coef);
+    fp = fp * span;
+  }
+  return fp;
+}
+
+Posynomial trips_of(const std::vector<int> &loops) {
+  Posynomial out = Posynomial::constant(1);
+  for (int d : loops)
+    out = out * Posynomial::atom(d, Atom::Trips);
+  return out;
+}
+
+/// Path of the tensor's owner, or the prefix for the intermediate.
+std::vector<int> tensor_path(const Problem &p, const Dataflow &df, int tensor) {
+  return tensor == p.intermediate ? df.prefix : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
+}
+
+Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor) {
+  const std::vector<int> path = tensor_path(p, df, tensor);
+  const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
+  std::vector<int> below(path.begin() + static_cast<std::ptrdiff_t>(std::min(depth, path.size())),
+                         path.end());
+  if (tensor == p.intermediate) // dims of the sub-nests are below the prefix too
+    for (int d : p.dims)
+      if (!contains(df.prefix, d))
+        below.push_back(d);
+  return footprint(p, p.tensors[static_cast<size_t>(tensor)].access, below);
+}
+
+/// How many times a tile is (re)loaded: the trips of every loop at or above its depth.
+Posynomial tile_entries(const Problem &p, const Dataflow &df, int tensor) {
+  const std::vector<int> path = tensor_path(p, df, tensor);
+  const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
+  return trips_of(std::vector<int>(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(depth)));
+}
+
+/// The whole padded tensor: every dim spanning all its trips.
+Posynomial padded_size(const Problem &p, const TensorAccess &access) {
+  return footprint(p, access, p.dims);
+}
+
+bool spills_partial_sums(const Problem &p, const Dataflow &df, int tensor) {
+  const std::vector<int> path = tensor_path(p, df, tensor);
+  const TensorAccess &access = p.tensors[static_cast<size_t>(tensor)].access;
+  const int depth = df.retention[static_cast<size_t>(tensor)];
+  for (int i = 0; i < depth; ++i)
+    if (!access.uses(path[static_cast<size_t>(i)]))
+      return true;
+  return false;
+}
+
+/// Buffer words of a tile, doubled for streamed tiles when double buffering is on.
+Posynomial buffered(const Problem &p, const Dataflow &df, int tensor, bool double_buffering) {
+  const Posynomial fp = footprint_at(p, df, tensor);
+  const bool streamed = df.retention[static_cast<size_t>(tensor)] > 0;
+  return double_buffering && streamed ? fp * 2.0 : fp;
+}
+
+} // namespace
+
+Posynomial softmax_pass_words(const Problem &problem) {
+  if (problem.fused())
+    return {};
+  const ProblemOp &op = problem.ops[0];
+  for (int a : op.attached_ops)
+    if (problem.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
+      return padded_size(problem, op.accesses.back());
+  return {};
+}
+
+std::vector<Posynomial> LocalMetrics::as_vector() const {
+  return {dram_reads, dram_writes, own_buffer, other_buffer};
+}
+
+std::vector<Posynomial> DataflowMetrics::as_vector() const {
+  std::vector<Posynomial> out{dram_reads, dram_writes};
+  out.insert(out.end(), buffer_words.begin(), buffer_words.end());
+  return out;
+}
+
+TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, int tensor) {
+  TensorTraffic out;
+  out.footprint = footprint_at(problem, dataflow, tensor);
+  const ProblemTensor &t = problem.tensors[static_cast<size_t>(tensor)];
+  if (t.role == TensorRole::Intermediate)
+    return out;
+  const Posynomial moved = out.footprint * tile_entries(problem, dataflow, tensor);
+  if (t.role == TensorRole::Input) {
+    out.reads = moved;
+    return out;
+  }
+  out.writes = moved;
+  if (spills_partial_sums(problem, dataflow, tensor)) // the first write of each word needs no read
+    out.reads = moved - padded_size(problem, t.access);
+  return out;
+}
+
+LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int op,
+                           bool double_buffering) {
+  LocalMetrics out;
+  const int prefix_len = static_cast<int>(dataflow.prefix.size());
+  for (int t : problem.ops[static_cast<size_t>(op)].tensors) {
+    if (t == problem.intermediate || problem.tensors[static_cast<size_t>(t)].owner != op)
+      continue;
+    const TensorTraffic traffic = tensor_traffic(problem, dataflow, t);
+    out.dram_reads += traffic.reads;
+    out.dram_writes += traffic.writes;
+    const Posynomial words = buffered(problem, dataflow, t, double_buffering);
+    out.own_buffer += words;
+    if (problem.fused() && dataflow.retention[static_cast<size_t>(t)] < prefix_len)
+      out.other_buffer += words;
+  }
+  return out;
+}
+
+Posynomial intermediate_footprint(const Problem &problem, const Dataflow &dataflow) {
+  return footprint_at(problem, dataflow, problem.intermediate);
+}
+
+DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
+                                 bool double_buffering) {
+  DataflowMetrics out;
+  out.buffer_words.resize(problem.ops.size());
+  for (size_t o = 0; o < problem.ops.size(); ++o) {
+    const LocalMetrics local = local_metrics(problem, dataflow, static_cast<int>(o), double_buffering);
+    out.dram_reads += local.dram_reads;
+    out.dram_writes += local.dram_writes;
+    out.buffer_words[o] += local.own_buffer;
+    if (problem.fused())
+      out.buffer_words[1 - o] += local.other_buffer;
+  }
+  if (problem.fused()) {
+    const Posynomial inter = buffered(problem, dataflow, problem.intermediate, double_buffering);
+    for (Posynomial &bs : out.buffer_words)
+      bs += inter;
+  }
+  const Posynomial pass = softmax_pass_words(problem);
+  out.dram_reads += pass;
+  out.dram_writes += pass;
+  return out;
+}
+
+namespace {
+
+Posynomial ceil_on_array(int dim, bool rows) {
+  return Posynomial::atom(dim, rows ? Atom::CeilRows : Atom::CeilCols);
+}
+
+/// How often an operand is streamed through the array per outer tile: once per array-sized
+/// chunk of each spatial dimension that does not index it.
+Posynomial array_passes(const TensorAccess &access, const SpatialMapping &s) {
+  Posynomial out = Posynomial::constant(1);
+  if (s.row_dim >= 0 && !access.uses(s.row_dim))
+    out = out * ceil_on_array(s.row_dim, true);
+  if (s.col_dim >= 0 && !access.uses(s.col_dim))
+    out = out * ceil_on_array(s.col_dim, false);
+  return out;
+}
+
+bool misses_spatial_dim(const TensorAccess &access, const SpatialMapping &s) {
+  return (s.row_dim >= 0 && !access.uses(s.row_dim)) || (s.col_dim >= 0 && !access.uses(s.col_dim));
+}
+
+/// Elements of the op's output produced over the whole run (recompute included).
+Posynomial produced_elements(const Problem &p, const ProblemOp &op, const Posynomial &recompute) {
+  return padded_size(p, op.accesses.back()) * recompute;
+}
+
+Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recompute) {
+  const ProblemOp &op = p.ops[static_cast<size_t>(o)];
+  Posynomial out;
+  for (int a : op.attached_ops) {
+    const Operator &attached = p.workload->ops.at(static_cast<size_t>(a));
+    out += produced_elements(p, op, recompute) * attached.ops_per_element;
+    // Online softmax rescales the consumer's running output once per tile of the normalised dim.
+    if (attached.kind == OpKind::Softmax && p.fused() && o == 0)
+      out += padded_size(p, p.ops[1].accesses.back()) * Posynomial::atom(attached.over_dim, Atom::Trips);
+  }
+  return out;
+}
+
+} // namespace
+
+ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
+                               const std::vector<SpatialMapping> &spatial) {
+  ComputeMetrics out;
+  for (size_t o = 0; o < problem.ops.size(); ++o) {
+    const ProblemOp &op = problem.ops[o];
+    const SpatialMapping &s = spatial.at(o);
+    const Posynomial recompute = o == 0 && problem.fused() ? trips_of(recompute_dims)
+                                                           : Posynomial::constant(1);
+    // Trips of every enclosing loop: each tiled dim once, plus the recompute loops.
+    const Posynomial enclosing = trips_of(op.tiled_dims) * recompute;
+    Posynomial per_tile_macs = Posynomial::constant(1);
+    Posynomial per_tile_cycles = Posynomial::constant(1);
+    for (int d : op.dims) {
+      per_tile_macs = per_tile_macs * Posynomial::atom(d, Atom::Tile);
+      if (d == s.row_dim || d == s.col_dim)
+        per_tile_cycles = per_tile_cycles * ceil_on_array(d, d == s.row_dim);
+      else
+        per_tile_cycles = per_tile_cycles * Posynomial::atom(d, Atom::Tile);
+    }
+    out.macs.push_back(per_tile_macs * enclosing);
+    out.cycles.push_back(per_tile_cycles * enclosing);
+    for (size_t i = 0; i < op.tensors.size(); ++i) {
+      const TensorAccess &access = op.accesses[i];
+      const Posynomial words = footprint(problem, access, {}) * array_passes(access, s) * enclosing;
+      const bool is_output = i + 1 == op.tensors.size();
+      if (!is_output) {
+        out.gb_reads += words;
+        continue;
+      }
+      out.gb_writes += words;
+      if (misses_spatial_dim(access, s)) // spatial reduction: partial sums go back and forth
+        out.gb_reads += words;
+    }
+    out.vector_ops += attached_vector_ops(problem, static_cast<int>(o), recompute);
+  }
+  return out;
+}
+
+} // namespace dse

@@ -1,0 +1,176 @@
+// Builds search problems from chain links: tensors, tiled and window dimensions, prefix dims.
+#include "dse/model/problem.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <set>
+#include <sstream>
+
+namespace dse {
+
+const Operator &Problem::op(int i) const {
+  return workload->ops.at(static_cast<size_t>(ops.at(static_cast<size_t>(i)).workload_op));
+}
+
+std::string Problem::dim_name(int dim) const {
+  return workload->dims.at(static_cast<size_t>(dim)).name;
+}
+
+namespace {
+
+bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+
+void write_access(std::ostringstream &out, const TensorAccess &a) {
+  out << "[";
+  for (const IndexExpr &e : a.indices) {
+    for (const IndexTerm &t : e.terms)
+      out << t.coef << "*" << t.dim << "+";
+    out << ",";
+  }
+  out << "]";
+}
+
+/// Reduction dims that appear inside a compound (halo or strided) index: filter windows.
+void mark_window_dims(const Operator &op, std::vector<bool> &is_window) {
+  const std::vector<int> reductions = op.reduction_dims();
+  for (const TensorAccess &in : op.einsum.inputs)
+    for (const IndexExpr &e : in.indices) {
+      if (e.is_plain())
+        continue;
+      for (const IndexTerm &t : e.terms)
+        if (contains(reductions, t.dim))
+          is_window[static_cast<size_t>(t.dim)] = true;
+    }
+}
+
+ProblemOp make_problem_op(const Workload &workload, const ChainLink &link,
+                          const std::vector<bool> &is_window) {
+  const Operator &op = workload.ops.at(static_cast<size_t>(link.einsum_op));
+  ProblemOp pop;
+  pop.workload_op = link.einsum_op;
+  pop.dims = op.dims();
+  for (int d : pop.dims)
+    if (!is_window[static_cast<size_t>(d)])
+      pop.tiled_dims.push_back(d);
+  pop.attached_ops = link.attached_ops;
+  return pop;
+}
+
+int add_tensor(Problem &p, int owner, const TensorAccess &access, TensorRole role) {
+  p.tensors.push_back({access.tensor, access, owner, role});
+  ProblemOp &op = p.ops[static_cast<size_t>(owner)];
+  op.tensors.push_back(static_cast<int>(p.tensors.size()) - 1);
+  op.accesses.push_back(access);
+  return static_cast<int>(p.tensors.size()) - 1;
+}
+
+void collect_dims(Problem &p) {
+  std::set<int> dims;
+  for (const ProblemOp &op : p.ops)
+    dims.insert(op.dims.begin(), op.dims.end());
+  p.dims.assign(dims.begin(), dims.end());
+}
+
+} // namespace
+
+Problem make_single_problem(const Workload &workload, const ChainLink &link) {
+  Problem p;
+  p.workload = &workload;
+  p.is_window.assign(workload.dims.size(), false);
+  mark_window_dims(workload.ops.at(static_cast<size_t>(link.einsum_op)), p.is_window);
+  p.ops.push_back(make_problem_op(workload, link, p.is_window));
+  const Operator &op = p.op(0);
+  for (const TensorAccess &in : op.einsum.inputs)
+    add_tensor(p, 0, in, TensorRole::Input);
+  add_tensor(p, 0, op.einsum.output, TensorRole::Output);
+  collect_dims(p);
+  return p;
+}
+
+namespace {
+
+/// Index of the consumer input that reads the producer's (renamed) result, or -1.
+int intermediate_input(const Workload &workload, const ChainLink &producer,
+                       const ChainLink &consumer) {
+  const std::string result = link_result_tensor(workload, producer);
+  const Operator &cons = workload.ops.at(static_cast<size_t>(consumer.einsum_op));
+  for (size_t i = 0; i < cons.einsum.inputs.size(); ++i)
+    if (cons.einsum.inputs[i].tensor == result)
+      return static_cast<int>(i);
+  return -1;
+}
+
+} // namespace
+
+bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLink &consumer) {
+  const int slot = intermediate_input(workload, producer, consumer);
+  if (slot < 0)
+    return false;
+  const TensorAccess &read =
+      workload.ops.at(static_cast<size_t>(consumer.einsum_op)).einsum.inputs[static_cast<size_t>(slot)];
+  const TensorAccess &written =
+      workload.ops.at(static_cast<size_t>(producer.einsum_op)).einsum.output;
+  if (read.indices.size() != written.indices.size())
+    return false;
+  return std::all_of(read.indices.begin(), read.indices.end(),
+                     [](const IndexExpr &e) { return e.is_plain(); });
+}
+
+Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
+                           const ChainLink &consumer) {
+  assert(can_fuse(workload, producer, consumer));
+  Problem p;
+  p.workload = &workload;
+  p.is_window.assign(workload.dims.size(), false);
+  mark_window_dims(workload.ops.at(static_cast<size_t>(producer.einsum_op)), p.is_window);
+  mark_window_dims(workload.ops.at(static_cast<size_t>(consumer.einsum_op)), p.is_window);
+  p.ops.push_back(make_problem_op(workload, producer, p.is_window));
+  p.ops.push_back(make_problem_op(workload, consumer, p.is_window));
+
+  const Operator &prod = p.op(0);
+  for (const TensorAccess &in : prod.einsum.inputs)
+    add_tensor(p, 0, in, TensorRole::Input);
+  p.intermediate = add_tensor(p, 0, prod.einsum.output, TensorRole::Intermediate);
+
+  const int slot = intermediate_input(workload, producer, consumer);
+  const Operator &cons = p.op(1);
+  for (size_t i = 0; i < cons.einsum.inputs.size(); ++i) {
+    if (static_cast<int>(i) == slot) {
+      p.ops[1].tensors.push_back(p.intermediate);
+      p.ops[1].accesses.push_back(cons.einsum.inputs[i]);
+      continue;
+    }
+    add_tensor(p, 1, cons.einsum.inputs[i], TensorRole::Input);
+  }
+  // The consumer's output goes last, after the intermediate slot, like every op's output.
+  add_tensor(p, 1, cons.einsum.output, TensorRole::Output);
+  collect_dims(p);
+
+  const TensorAccess &inter = p.tensors[static_cast<size_t>(p.intermediate)].access;
+  for (int d : p.ops[1].tiled_dims) {
+    if (!contains(p.ops[0].dims, d))
+      p.consumer_only_dims.push_back(d);
+    if (inter.uses(d) || !contains(p.ops[0].dims, d))
+      p.prefix_dims.push_back(d);
+  }
+  return p;
+}
+
+std::string Problem::structure_key() const {
+  std::ostringstream out;
+  for (const ProblemOp &op : ops) {
+    out << "op" << op.workload_op << "{";
+    for (size_t i = 0; i < op.tensors.size(); ++i) {
+      out << "t" << op.tensors[i];
+      write_access(out, op.accesses[i]);
+    }
+    for (int a : op.attached_ops)
+      out << "a" << static_cast<int>(workload->ops.at(static_cast<size_t>(a)).kind);
+    out << "}";
+  }
+  for (int d : dims)
+    out << (is_window[static_cast<size_t>(d)] ? "w" : "d") << d;
+  return out.str();
+}
+
+} // namespace dse

@@ -1,0 +1,110 @@
+// Numeric atom values for a tiling, posynomial evaluation, and the per-dimension tile menus.
+#include "dse/model/tiling.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "dse/support/error.hpp"
+
+namespace dse {
+
+namespace {
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+} // namespace
+
+AtomValues atom_values(std::int64_t size, std::int64_t tile, std::int64_t rows, std::int64_t cols) {
+  const std::int64_t trips = ceil_div(size, tile);
+  AtomValues v{};
+  v[static_cast<size_t>(Atom::Tile)] = static_cast<double>(tile);
+  v[static_cast<size_t>(Atom::Trips)] = static_cast<double>(trips);
+  v[static_cast<size_t>(Atom::TileMinus1)] = static_cast<double>(tile - 1);
+  v[static_cast<size_t>(Atom::SpanMinus1)] = static_cast<double>(tile * trips - 1);
+  v[static_cast<size_t>(Atom::CeilRows)] = static_cast<double>(ceil_div(tile, rows));
+  v[static_cast<size_t>(Atom::CeilCols)] = static_cast<double>(ceil_div(tile, cols));
+  return v;
+}
+
+AtomTable atom_table(const std::vector<std::int64_t> &sizes, const Tiling &tiling,
+                     std::int64_t rows, std::int64_t cols) {
+  AtomTable table;
+  for (size_t d = 0; d < sizes.size(); ++d)
+    table.per_dim.push_back(atom_values(sizes[d], tiling.tile.at(d), rows, cols));
+  return table;
+}
+
+double evaluate_monomial(const Monomial &m, const AtomTable &atoms) {
+  double v = 1.0;
+  for (const Factor &f : m.factors()) {
+    const double x = atoms.per_dim[static_cast<size_t>(f.dim())][static_cast<size_t>(f.atom())];
+    for (int i = 0; i < f.power; ++i)
+      v *= x;
+  }
+  return v;
+}
+
+double evaluate(const Posynomial &p, const AtomTable &atoms) {
+  double sum = 0.0;
+  for (const auto &[m, c] : p.terms())
+    sum += c * evaluate_monomial(m, atoms);
+  return sum;
+}
+
+TileMenu parse_tile_menu(const std::string &name) {
+  if (name == "divisors")
+    return TileMenu::Divisors;
+  if (name == "pow2")
+    return TileMenu::PowersOfTwo;
+  if (name == "array")
+    return TileMenu::ArrayMultiples;
+  if (name == "all")
+    return TileMenu::All;
+  throw UserError("unknown tile menu '" + name + "'; expected divisors, pow2, array or all");
+}
+
+const char *tile_menu_name(TileMenu menu) {
+  switch (menu) {
+  case TileMenu::Divisors:
+    return "divisors";
+  case TileMenu::PowersOfTwo:
+    return "pow2";
+  case TileMenu::ArrayMultiples:
+    return "array";
+  case TileMenu::All:
+    return "all";
+  }
+  return "?";
+}
+
+std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size) {
+  std::vector<std::int64_t> out;
+  switch (menu) {
+  case TileMenu::Divisors:
+    for (std::int64_t d = 1; d * d <= size; ++d)
+      if (size % d == 0) {
+        out.push_back(d);
+        out.push_back(size / d);
+      }
+    break;
+  case TileMenu::PowersOfTwo:
+    for (std::int64_t t = 1; t < size; t *= 2)
+      out.push_back(t);
+    break;
+  case TileMenu::ArrayMultiples:
+    // Sub-array tiles are powers of two; above that, multiples of the array size.
+    for (std::int64_t t = 1; t < std::min(size, array_size); t *= 2)
+      out.push_back(t);
+    for (std::int64_t t = array_size; t < size; t += array_size)
+      out.push_back(t);
+    break;
+  case TileMenu::All:
+    for (std::int64_t t = 1; t < size; ++t)
+      out.push_back(t);
+    break;
+  }
+  out.push_back(size);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+} // namespace dse

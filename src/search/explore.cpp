@@ -1,0 +1,175 @@
+// Chains are segmented into fused pairs and single operators; each segment is searched and the
+// segment fronts are combined exactly (DESIGN 4.1 "unfused", 4.5).
+#include "dse/search/explore.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "dse/ir/chain.hpp"
+#include "dse/search/tiling_space.hpp"
+
+namespace dse {
+
+namespace {
+
+/// Objectives that compose under sequential execution: EDP does not add, so fronts are kept over
+/// latency and energy, from which EDP follows.
+std::vector<Objective> composable(const std::vector<Objective> &objectives) {
+  std::vector<Objective> out;
+  auto add = [&](Objective o) {
+    if (std::find(out.begin(), out.end(), o) == out.end())
+      out.push_back(o);
+  };
+  for (Objective o : objectives) {
+    if (o == Objective::Edp) {
+      add(Objective::Latency);
+      add(Objective::Energy);
+    } else {
+      add(o);
+    }
+  }
+  return out;
+}
+
+std::string segment_label(const Problem &p) {
+  std::string label;
+  for (size_t o = 0; o < p.ops.size(); ++o)
+    label += (o ? "+" : "") + p.op(static_cast<int>(o)).name;
+  return p.fused() ? label + " fused" : label;
+}
+
+class Explorer {
+public:
+  Explorer(const Workload &w, const Hardware &hw, const SearchOptions &options)
+      : workload_(w), hw_(hw), options_(options) {
+    options_.objectives = composable(options.objectives);
+  }
+
+  std::vector<FrontPoint> chain_front(const Chain &chain) {
+    // best[i]: front of links i..end, built back to front.
+    const size_t n = chain.links.size();
+    std::vector<std::vector<FrontPoint>> best(n + 1);
+    best[n] = {FrontPoint{}};
+    for (size_t i = n; i-- > 0;) {
+      std::vector<FrontPoint> options = minkowski_sum(
+          search(make_single_problem(workload_, chain.links[i])), best[i + 1], options_.objectives);
+      if (i + 1 < n && can_fuse(workload_, chain.links[i], chain.links[i + 1])) {
+        const std::vector<FrontPoint> fused = minkowski_sum(
+            search(make_fused_problem(workload_, chain.links[i], chain.links[i + 1])), best[i + 2],
+            options_.objectives);
+        options.insert(options.end(), fused.begin(), fused.end());
+      }
+      best[i] = pareto_filter(options, options_.objectives);
+    }
+    return best[0];
+  }
+
+  void report_infeasible_if_empty(const std::vector<FrontPoint> &front) const {
+    if (!front.empty())
+      return;
+    std::string worst;
+    double need = 0;
+    for (size_t i = 0; i < result_.problems.size(); ++i)
+      if (min_need_[i] > hw_.gb_capacity_words() && min_need_[i] > need) {
+        need = min_need_[i];
+        worst = segment_label(result_.problems[i]);
+      }
+    throw UserError(SourceLocation{hw_.source_file, 0, 0},
+                    "global buffer '" + hw_.global_buffer().name + "' holds " +
+                        std::to_string(hw_.gb_capacity_words()) +
+                        " words, too small for any mapping of '" + worst + "' in workload '" +
+                        workload_.name + "' (it needs at least " +
+                        std::to_string(static_cast<long long>(std::ceil(need))) + " words)");
+  }
+
+  ExploreResult &result() { return result_; }
+
+private:
+  std::vector<FrontPoint> search(Problem problem) {
+    result_.problems.push_back(std::move(problem));
+    const size_t index = result_.problems.size() - 1;
+    const Problem &p = result_.problems.back();
+    const ProblemFront found = search_problem(p, hw_, options_);
+    result_.summaries.push_back({segment_label(p), found.stats});
+    min_need_.push_back(found.min_buffer_words);
+    const TilingSpace tilings(p, options_.menu, std::min(hw_.effective_rows(), hw_.effective_cols()));
+    std::vector<FrontPoint> out;
+    for (const ParetoPoint &point : found.front.points()) {
+      MappingPart part{index, candidate_of(*found.space, point.candidate),
+                       tilings.tiling(point.tiling), point.objectives, point.totals};
+      out.push_back({point.objectives, point.totals, {part}});
+    }
+    return out;
+  }
+
+  const Workload &workload_;
+  const Hardware &hw_;
+  SearchOptions options_;
+  ExploreResult result_;
+  std::vector<double> min_need_;
+};
+
+} // namespace
+
+std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,
+                                      const std::vector<Objective> &objectives) {
+  ParetoFront front(objectives);
+  for (size_t i = 0; i < points.size(); ++i) {
+    ParetoPoint p;
+    p.objectives = points[i].objectives;
+    p.candidate = i;
+    front.set_key(p);
+    front.insert(p);
+  }
+  std::vector<FrontPoint> out;
+  for (const ParetoPoint &p : front.points())
+    out.push_back(points[p.candidate]);
+  return out;
+}
+
+std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
+                                      const std::vector<FrontPoint> &b,
+                                      const std::vector<Objective> &objectives) {
+  std::vector<FrontPoint> sums;
+  for (const FrontPoint &x : a)
+    for (const FrontPoint &y : b) {
+      FrontPoint s = x;
+      s.parts.insert(s.parts.end(), y.parts.begin(), y.parts.end());
+      Objectives &o = s.objectives;
+      o.latency_s += y.objectives.latency_s;
+      o.energy_pj += y.objectives.energy_pj;
+      o.dram_words += y.objectives.dram_words;
+      o.buffer_words = std::max(o.buffer_words, y.objectives.buffer_words);
+      o.edp = o.latency_s * o.energy_pj;
+      MetricTotals &t = s.totals;
+      t.dram_reads += y.totals.dram_reads;
+      t.dram_writes += y.totals.dram_writes;
+      t.gb_reads += y.totals.gb_reads;
+      t.gb_writes += y.totals.gb_writes;
+      t.macs += y.totals.macs;
+      t.cycles += y.totals.cycles;
+      t.vector_ops += y.totals.vector_ops;
+      t.buffer_words = std::max(t.buffer_words, y.totals.buffer_words);
+      sums.push_back(std::move(s));
+    }
+  return pareto_filter(sums, objectives);
+}
+
+ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options) {
+  const auto start = std::chrono::steady_clock::now();
+  Explorer explorer(workload, hw, options);
+  std::vector<FrontPoint> front{FrontPoint{}};
+  for (const Chain &chain : detect_chains(workload)) {
+    const std::vector<FrontPoint> chain_front = explorer.chain_front(chain);
+    explorer.report_infeasible_if_empty(chain_front);
+    front = minkowski_sum(front, chain_front, composable(options.objectives));
+  }
+  ExploreResult result = std::move(explorer.result());
+  result.front = pareto_filter(front, options.objectives);
+  result.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+} // namespace dse

@@ -1,0 +1,118 @@
+// Pareto front insertion: a sorted staircase for two objectives, a scan for more.
+#include "dse/search/pareto_front.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "dse/support/error.hpp"
+
+namespace dse {
+
+Objective parse_objective(const std::string &name) {
+  if (name == "latency")
+    return Objective::Latency;
+  if (name == "energy")
+    return Objective::Energy;
+  if (name == "edp")
+    return Objective::Edp;
+  if (name == "dram")
+    return Objective::Dram;
+  if (name == "buffer")
+    return Objective::Buffer;
+  throw UserError("unknown objective '" + name +
+                  "'; expected latency, energy, edp, dram or buffer");
+}
+
+const char *objective_name(Objective o) {
+  switch (o) {
+  case Objective::Latency:
+    return "latency";
+  case Objective::Energy:
+    return "energy";
+  case Objective::Edp:
+    return "edp";
+  case Objective::Dram:
+    return "dram";
+  case Objective::Buffer:
+    return "buffer";
+  }
+  return "?";
+}
+
+double objective_value(const Objectives &o, Objective which) {
+  switch (which) {
+  case Objective::Latency:
+    return o.latency_s;
+  case Objective::Energy:
+    return o.energy_pj;
+  case Objective::Edp:
+    return o.edp;
+  case Objective::Dram:
+    return o.dram_words;
+  case Objective::Buffer:
+    return o.buffer_words;
+  }
+  return 0;
+}
+
+ParetoFront::ParetoFront(std::vector<Objective> objectives) : objectives_(std::move(objectives)) {
+  if (objectives_.empty() || objectives_.size() > kMaxObjectives)
+    throw UserError("expected between 1 and 4 objectives");
+}
+
+void ParetoFront::set_key(ParetoPoint &p) const {
+  for (size_t i = 0; i < objectives_.size(); ++i)
+    p.key[i] = objective_value(p.objectives, objectives_[i]);
+}
+
+namespace {
+bool lexicographically_less(const ParetoPoint &a, const ParetoPoint &b) {
+  return std::tie(a.key, a.candidate, a.tiling) < std::tie(b.key, b.candidate, b.tiling);
+}
+} // namespace
+
+bool ParetoFront::dominates(const ParetoPoint &a, const ParetoPoint &b) const {
+  bool equal = true;
+  for (size_t i = 0; i < objectives_.size(); ++i) {
+    if (a.key[i] > b.key[i])
+      return false;
+    equal = equal && a.key[i] == b.key[i];
+  }
+  return !equal || std::tie(a.candidate, a.tiling) < std::tie(b.candidate, b.tiling);
+}
+
+bool ParetoFront::insert(const ParetoPoint &p) {
+  return objectives_.size() == 2 ? insert_2d(p) : insert_nd(p);
+}
+
+bool ParetoFront::insert_2d(const ParetoPoint &p) {
+  // Invariant: key[0] strictly increasing, key[1] strictly decreasing.
+  auto after = std::upper_bound(points_.begin(), points_.end(), p.key[0],
+                                [](double k, const ParetoPoint &q) { return k < q.key[0]; });
+  if (after != points_.begin() && dominates(*(after - 1), p))
+    return false;
+  auto first = std::lower_bound(points_.begin(), points_.end(), p.key[0],
+                                [](const ParetoPoint &q, double k) { return q.key[0] < k; });
+  auto last = first;
+  while (last != points_.end() && dominates(p, *last))
+    ++last;
+  first = points_.erase(first, last);
+  points_.insert(first, p);
+  return true;
+}
+
+bool ParetoFront::insert_nd(const ParetoPoint &p) {
+  for (const ParetoPoint &q : points_)
+    if (dominates(q, p))
+      return false;
+  std::erase_if(points_, [&](const ParetoPoint &q) { return dominates(p, q); });
+  points_.insert(std::lower_bound(points_.begin(), points_.end(), p, lexicographically_less), p);
+  return true;
+}
+
+void ParetoFront::merge(const ParetoFront &other) {
+  for (const ParetoPoint &p : other.points_)
+    insert(p);
+}
+
+} // namespace dse

@@ -1,0 +1,352 @@
+// The matrix search: Q (candidates x basis functions) times B (basis functions x tilings) in
+// column blocks, spread over cores with TBB, each block folded into a thread-local Pareto front.
+// Dataflow metrics (DRAM traffic, buffer words) and compute metrics (MACs, cycles, GB<->PE
+// traffic) are separate products: the first depends on the dataflow only, the second on the
+// recompute loops and spatial mapping only, so each is computed once and combined per mapping.
+#include "dse/search/problem_search.hpp"
+
+#include <Eigen/Dense>
+#include <chrono>
+#include <limits>
+#include <map>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "dse/model/mapping_evaluation.hpp"
+#include "dse/search/tiling_space.hpp"
+
+namespace dse {
+
+Candidate candidate_of(const CandidateSpace &space, std::uint64_t id) {
+  const std::uint64_t s = id % space.spatial.size();
+  const std::uint64_t d = id / space.spatial.size();
+  return {space.dataflows.at(d), space.spatial.at(s)};
+}
+
+namespace {
+
+constexpr int kComputeMetrics = 5; // macs, cycles, gb reads, gb writes, vector ops
+
+std::shared_ptr<const CandidateSpace> candidate_space(const Problem &problem, const Hardware &hw,
+                                                      const SearchOptions &options) {
+  const bool db = hw.global_buffer().double_buffering;
+  if (options.cache)
+    return options.cache->get(problem, db, options.pruning);
+  return std::make_shared<const CandidateSpace>(build_candidate_space(problem, db, options.pruning));
+}
+
+/// Compute metrics per (recompute group, spatial combination), index g * |spatial| + s.
+std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,
+                                                  const CandidateSpace &space) {
+  std::vector<ComputeMetrics> out;
+  for (const RecomputeGroup &g : space.groups)
+    for (const auto &spatial : space.spatial)
+      out.push_back(compute_metrics(problem, g.recompute_dims, spatial));
+  return out;
+}
+
+std::vector<Posynomial> compute_rows(const ComputeMetrics &cm) {
+  Posynomial macs;
+  Posynomial cycles;
+  for (size_t o = 0; o < cm.macs.size(); ++o) {
+    macs += cm.macs[o];
+    cycles += cm.cycles[o];
+  }
+  return {macs, cycles, cm.gb_reads, cm.gb_writes, cm.vector_ops};
+}
+
+/// Basis functions (monomials) used by any row, and each one's factors in tiling-space terms.
+struct Basis {
+  std::map<Monomial, Eigen::Index> column;
+  struct Factor {
+    int dim_pos;
+    int atom;
+    int power;
+  };
+  std::vector<std::vector<Factor>> factors;
+
+  void add(const Posynomial &p) {
+    for (const auto &[m, c] : p.terms())
+      column.emplace(m, 0);
+  }
+  void finish(const TilingSpace &tilings) {
+    std::map<int, int> pos;
+    for (size_t i = 0; i < tilings.dims().size(); ++i)
+      pos[tilings.dims()[i]] = static_cast<int>(i);
+    Eigen::Index next = 0;
+    for (auto &[m, col] : column) {
+      col = next++;
+      std::vector<Factor> fs;
+      for (const dse::Factor &f : m.factors())
+        fs.push_back({pos.at(f.dim()), static_cast<int>(f.atom()), f.power});
+      factors.push_back(std::move(fs));
+    }
+  }
+  void fill(Eigen::MatrixXd &q, Eigen::Index row, const Posynomial &p) const {
+    for (const auto &[m, c] : p.terms())
+      q(row, column.at(m)) = c;
+  }
+};
+
+/// Everything the block evaluation reads, built once per search.
+struct Prepared {
+  const CandidateSpace *space = nullptr;
+  Eigen::Index dataflows = 0, spatial = 0, groups = 0, ops = 0;
+  Basis basis;
+  Eigen::MatrixXd q_dataflow; // rows: metric * dataflows + d (reads, writes, buffer per op)
+  Eigen::MatrixXd q_compute;  // rows: metric * (groups * spatial) + g * spatial + s
+  std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
+  std::vector<int> group_of;                  // per dataflow
+  CostWeights weights;
+  double capacity_words = 0;
+};
+
+Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpace &space,
+                 const TilingSpace &tilings, const SearchOptions &options) {
+  Prepared p;
+  p.space = &space;
+  p.dataflows = static_cast<Eigen::Index>(space.dataflows.size());
+  p.spatial = static_cast<Eigen::Index>(space.spatial.size());
+  p.groups = static_cast<Eigen::Index>(space.groups.size());
+  p.ops = static_cast<Eigen::Index>(problem.ops.size());
+  const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
+  for (const DataflowMetrics &m : space.metrics)
+    for (const Posynomial &row : m.as_vector())
+      p.basis.add(row);
+  for (const ComputeMetrics &cm : compute)
+    for (const Posynomial &row : compute_rows(cm))
+      p.basis.add(row);
+  p.basis.finish(tilings);
+
+  const auto columns = static_cast<Eigen::Index>(p.basis.factors.size());
+  p.q_dataflow = Eigen::MatrixXd::Zero((2 + p.ops) * p.dataflows, columns);
+  for (Eigen::Index d = 0; d < p.dataflows; ++d) {
+    const std::vector<Posynomial> rows = space.metrics[static_cast<size_t>(d)].as_vector();
+    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
+      p.basis.fill(p.q_dataflow, k * p.dataflows + d, rows[static_cast<size_t>(k)]);
+  }
+  const Eigen::Index gs = p.groups * p.spatial;
+  p.q_compute = Eigen::MatrixXd::Zero(kComputeMetrics * gs, columns);
+  for (Eigen::Index i = 0; i < gs; ++i) {
+    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
+    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
+      p.basis.fill(p.q_compute, k * gs + i, rows[static_cast<size_t>(k)]);
+  }
+
+  for (size_t i = 0; i < tilings.dims().size(); ++i) {
+    const std::int64_t size = tilings.sizes()[static_cast<size_t>(tilings.dims()[i])];
+    std::vector<AtomValues> values;
+    for (std::int64_t tile : tilings.menu(i))
+      values.push_back(atom_values(size, tile, hw.effective_rows(), hw.effective_cols()));
+    p.atoms.push_back(std::move(values));
+  }
+  p.group_of.resize(space.dataflows.size());
+  for (size_t g = 0; g < space.groups.size(); ++g)
+    for (size_t i = 0; i < space.groups[g].count; ++i)
+      p.group_of[space.groups[g].first + i] = static_cast<int>(g);
+  p.weights = cost_weights(hw, options.latency_model);
+  p.capacity_words = static_cast<double>(hw.gb_capacity_words());
+  return p;
+}
+
+struct Worker {
+  explicit Worker(const std::vector<Objective> &objectives) : front(objectives) {}
+  ParetoFront front;
+  double min_buffer_words = std::numeric_limits<double>::infinity();
+  std::uint64_t feasible = 0;
+  Eigen::MatrixXd b, m_dataflow, m_compute;
+  std::vector<int> menu_index;
+  std::vector<std::vector<Eigen::Index>> kept_spatial; // per group
+};
+
+void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
+                   Eigen::Index n, Worker &w) {
+  w.b.resize(static_cast<Eigen::Index>(p.basis.factors.size()), n);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    tilings.decode(begin + static_cast<std::uint64_t>(c), w.menu_index);
+    for (size_t j = 0; j < p.basis.factors.size(); ++j) {
+      double v = 1.0;
+      for (const Basis::Factor &f : p.basis.factors[j]) {
+        const double x = p.atoms[static_cast<size_t>(f.dim_pos)]
+                                [static_cast<size_t>(w.menu_index[static_cast<size_t>(f.dim_pos)])]
+                                [static_cast<size_t>(f.atom)];
+        for (int k = 0; k < f.power; ++k)
+          v *= x;
+      }
+      w.b(static_cast<Eigen::Index>(j), c) = v;
+    }
+  }
+}
+
+/// The compute part of a mapping with spatial combination `gs` at column c.
+MetricTotals compute_part(const Prepared &p, const Worker &w, Eigen::Index gs, Eigen::Index c) {
+  const Eigen::Index stride = p.groups * p.spatial;
+  MetricTotals t;
+  t.macs = w.m_compute(gs, c);
+  t.cycles = w.m_compute(stride + gs, c);
+  t.gb_reads = w.m_compute(2 * stride + gs, c);
+  t.gb_writes = w.m_compute(3 * stride + gs, c);
+  t.vector_ops = w.m_compute(4 * stride + gs, c);
+  return t;
+}
+
+/// Spatial combinations that no other combination beats in both compute-side latency and
+/// energy: the only ones that can reach the front, whatever the dataflow (latency and energy
+/// are monotone in these parts and the dataflow adds the same to each).
+void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c) {
+  w.kept_spatial.assign(static_cast<size_t>(p.groups), {});
+  std::vector<double> lat(static_cast<size_t>(p.spatial)), energy(static_cast<size_t>(p.spatial));
+  for (Eigen::Index g = 0; g < p.groups; ++g) {
+    for (Eigen::Index s = 0; s < p.spatial; ++s) {
+      const MetricTotals t = compute_part(p, w, g * p.spatial + s, c);
+      const LatencyParts parts = latency_parts(t, p.weights);
+      lat[static_cast<size_t>(s)] = p.weights.latency_model == LatencyModel::Roofline
+                                        ? std::max(parts.compute_cycles, parts.gb_cycles)
+                                        : parts.compute_cycles + parts.gb_cycles;
+      energy[static_cast<size_t>(s)] = energy_pj(t, p.weights);
+    }
+    for (Eigen::Index s = 0; s < p.spatial; ++s) {
+      bool beaten = false;
+      for (Eigen::Index o = 0; o < p.spatial && !beaten; ++o) {
+        const auto so = static_cast<size_t>(o), ss = static_cast<size_t>(s);
+        beaten = o != s && lat[so] <= lat[ss] && energy[so] <= energy[ss] &&
+                 (lat[so] < lat[ss] || energy[so] < energy[ss] || o < s);
+      }
+      if (!beaten)
+        w.kept_spatial[static_cast<size_t>(g)].push_back(s);
+    }
+  }
+}
+
+void fold_column(const Prepared &p, std::uint64_t tiling, Eigen::Index c, Worker &w) {
+  keep_best_spatial(p, w, c);
+  const Eigen::Index d_count = p.dataflows;
+  for (Eigen::Index d = 0; d < d_count; ++d) {
+    double buffer = 0;
+    for (Eigen::Index o = 0; o < p.ops; ++o)
+      buffer = std::max(buffer, w.m_dataflow((2 + o) * d_count + d, c));
+    w.min_buffer_words = std::min(w.min_buffer_words, buffer);
+    if (buffer > p.capacity_words)
+      continue;
+    w.feasible += static_cast<std::uint64_t>(p.spatial);
+    const int g = p.group_of[static_cast<size_t>(d)];
+    for (Eigen::Index s : w.kept_spatial[static_cast<size_t>(g)]) {
+      ParetoPoint point;
+      point.totals = compute_part(p, w, g * p.spatial + s, c);
+      point.totals.dram_reads = w.m_dataflow(d, c);
+      point.totals.dram_writes = w.m_dataflow(d_count + d, c);
+      point.totals.buffer_words = buffer;
+      point.objectives = objectives(point.totals, p.weights);
+      point.candidate = static_cast<std::uint64_t>(d * p.spatial + s);
+      point.tiling = tiling;
+      w.front.set_key(point);
+      w.front.insert(point);
+    }
+  }
+}
+
+void evaluate_block(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
+                    std::uint64_t end, Worker &w) {
+  const auto n = static_cast<Eigen::Index>(end - begin);
+  fill_boundary(p, tilings, begin, n, w);
+  w.m_dataflow.noalias() = p.q_dataflow * w.b;
+  w.m_compute.noalias() = p.q_compute * w.b;
+  for (Eigen::Index c = 0; c < n; ++c)
+    fold_column(p, begin + static_cast<std::uint64_t>(c), c, w);
+}
+
+std::uint64_t block_size(const Prepared &p, const SearchOptions &options) {
+  if (options.block_tilings > 0)
+    return options.block_tilings;
+  const auto rows = static_cast<std::uint64_t>(std::max<Eigen::Index>(p.q_dataflow.rows(), 1));
+  return std::clamp<std::uint64_t>((std::uint64_t{1} << 21) / rows, 16, 2048);
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+ProblemFront make_result(const SearchOptions &options, std::shared_ptr<const CandidateSpace> space,
+                         std::uint64_t tilings) {
+  ProblemFront r{ParetoFront(options.objectives), {}, std::numeric_limits<double>::infinity(),
+                 std::move(space)};
+  r.stats.pruning = r.space->stats;
+  r.stats.tilings = tilings;
+  r.stats.mappings = r.space->stats.candidates_after() * tilings;
+  return r;
+}
+
+} // namespace
+
+ProblemFront search_problem(const Problem &problem, const Hardware &hw,
+                            const SearchOptions &options) {
+  const auto start = std::chrono::steady_clock::now();
+  const TilingSpace tilings(problem, options.menu,
+                            std::min(hw.effective_rows(), hw.effective_cols()));
+  ProblemFront result = make_result(options, candidate_space(problem, hw, options), tilings.size());
+  const Prepared p = prepare(problem, hw, *result.space, tilings, options);
+  result.stats.basis_functions = p.basis.factors.size();
+
+  const std::uint64_t block = block_size(p, options);
+  const std::uint64_t blocks = (tilings.size() + block - 1) / block;
+  tbb::enumerable_thread_specific<Worker> workers(options.objectives);
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  arena.execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1),
+                      [&](const tbb::blocked_range<std::uint64_t> &range) {
+                        Worker &w = workers.local();
+                        for (std::uint64_t b = range.begin(); b != range.end(); ++b)
+                          evaluate_block(p, tilings, b * block,
+                                         std::min(tilings.size(), (b + 1) * block), w);
+                      });
+  });
+  for (const Worker &w : workers) {
+    result.front.merge(w.front);
+    result.min_buffer_words = std::min(result.min_buffer_words, w.min_buffer_words);
+    result.stats.feasible_mappings += w.feasible;
+  }
+  result.stats.seconds = seconds_since(start);
+  return result;
+}
+
+ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
+                                 const SearchOptions &options) {
+  const auto start = std::chrono::steady_clock::now();
+  const TilingSpace tilings(problem, options.menu,
+                            std::min(hw.effective_rows(), hw.effective_cols()));
+  ProblemFront result = make_result(
+      options,
+      std::make_shared<const CandidateSpace>(
+          build_candidate_space(problem, hw.global_buffer().double_buffering, Pruning::None)),
+      tilings.size());
+  const CandidateSpace &space = *result.space;
+  const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
+  const CostWeights weights = cost_weights(hw, options.latency_model);
+  const double capacity = static_cast<double>(hw.gb_capacity_words());
+  const size_t spatial = space.spatial.size();
+  for (std::uint64_t t = 0; t < tilings.size(); ++t) {
+    const AtomTable atoms =
+        atom_table(tilings.sizes(), tilings.tiling(t), hw.effective_rows(), hw.effective_cols());
+    for (const RecomputeGroup &g : space.groups)
+      for (size_t d = g.first; d < g.first + g.count; ++d)
+        for (size_t s = 0; s < spatial; ++s) {
+          const size_t group = static_cast<size_t>(&g - space.groups.data());
+          ParetoPoint point;
+          point.totals = evaluate_totals(space.metrics[d], compute[group * spatial + s], atoms);
+          result.min_buffer_words = std::min(result.min_buffer_words, point.totals.buffer_words);
+          if (point.totals.buffer_words > capacity)
+            continue;
+          ++result.stats.feasible_mappings;
+          point.objectives = objectives(point.totals, weights);
+          point.candidate = d * spatial + s;
+          point.tiling = t;
+          result.front.set_key(point);
+          result.front.insert(point);
+        }
+  }
+  result.stats.seconds = seconds_since(start);
+  return result;
+}
+
+} // namespace dse

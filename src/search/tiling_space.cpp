@@ -1,0 +1,45 @@
+// Tile menus per dimension (window dims are kept whole) and mixed-radix decoding of tilings.
+#include "dse/search/tiling_space.hpp"
+
+#include <limits>
+
+#include "dse/support/error.hpp"
+
+namespace dse {
+
+TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t array_size)
+    : dims_(problem.dims) {
+  for (const Dimension &d : problem.workload->dims)
+    sizes_.push_back(d.size);
+  for (int d : dims_) {
+    const std::int64_t size = sizes_[static_cast<size_t>(d)];
+    menus_.push_back(problem.is_window[static_cast<size_t>(d)]
+                         ? std::vector<std::int64_t>{size}
+                         : tile_menu(size, menu, array_size));
+    if (size_ > std::numeric_limits<std::uint64_t>::max() / menus_.back().size())
+      throw UserError("the tiling space of '" + problem.workload->name +
+                      "' with tile menu '" + tile_menu_name(menu) + "' has more than 2^64 points");
+    size_ *= menus_.back().size();
+  }
+}
+
+void TilingSpace::decode(std::uint64_t index, std::vector<int> &menu_index) const {
+  menu_index.resize(dims_.size());
+  for (size_t i = dims_.size(); i-- > 0;) {
+    const std::uint64_t radix = menus_[i].size();
+    menu_index[i] = static_cast<int>(index % radix);
+    index /= radix;
+  }
+}
+
+Tiling TilingSpace::tiling(std::uint64_t index) const {
+  std::vector<int> menu_index;
+  decode(index, menu_index);
+  Tiling t;
+  t.tile = sizes_; // dims outside the problem: whole
+  for (size_t i = 0; i < dims_.size(); ++i)
+    t.tile[static_cast<size_t>(dims_[i])] = menus_[i][static_cast<size_t>(menu_index[i])];
+  return t;
+}
+
+} // namespace dse
