@@ -6,6 +6,7 @@
 #include "dse/search/problem_search.hpp"
 
 #include <Eigen/Dense>
+#include <Eigen/Sparse>
 #include <chrono>
 #include <limits>
 #include <map>
@@ -83,19 +84,25 @@ struct Basis {
       factors.push_back(std::move(fs));
     }
   }
-  void fill(Eigen::MatrixXd &q, Eigen::Index row, const Posynomial &p) const {
+  void add_triplets(std::vector<Eigen::Triplet<double, Eigen::Index>> &out, Eigen::Index row,
+                    const Posynomial &p) const {
     for (const auto &[m, c] : p.terms())
-      q(row, column.at(m)) = c;
+      out.emplace_back(row, column.at(m), c);
   }
 };
+
+/// Q matrices are sparse (a row uses a few of the basis functions); B and the products are
+/// row-major so that each non-zero of Q is one contiguous multiply-add over a block of tilings.
+using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor, Eigen::Index>;
+using DenseRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 /// Everything the block evaluation reads, built once per search.
 struct Prepared {
   const CandidateSpace *space = nullptr;
   Eigen::Index dataflows = 0, spatial = 0, groups = 0, ops = 0;
   Basis basis;
-  Eigen::MatrixXd q_dataflow; // rows: metric * dataflows + d (reads, writes, buffer per op)
-  Eigen::MatrixXd q_compute;  // rows: metric * (groups * spatial) + g * spatial + s
+  SparseRows q_dataflow; // rows: metric * dataflows + d (reads, writes, buffer per op)
+  SparseRows q_compute;  // rows: metric * (groups * spatial) + g * spatial + s
   std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
   std::vector<int> group_of;                  // per dataflow
   CostWeights weights;
@@ -120,19 +127,23 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
   p.basis.finish(tilings);
 
   const auto columns = static_cast<Eigen::Index>(p.basis.factors.size());
-  p.q_dataflow = Eigen::MatrixXd::Zero((2 + p.ops) * p.dataflows, columns);
+  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
   for (Eigen::Index d = 0; d < p.dataflows; ++d) {
     const std::vector<Posynomial> rows = space.metrics[static_cast<size_t>(d)].as_vector();
     for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
-      p.basis.fill(p.q_dataflow, k * p.dataflows + d, rows[static_cast<size_t>(k)]);
+      p.basis.add_triplets(entries, k * p.dataflows + d, rows[static_cast<size_t>(k)]);
   }
+  p.q_dataflow.resize((2 + p.ops) * p.dataflows, columns);
+  p.q_dataflow.setFromTriplets(entries.begin(), entries.end());
+  entries.clear();
   const Eigen::Index gs = p.groups * p.spatial;
-  p.q_compute = Eigen::MatrixXd::Zero(kComputeMetrics * gs, columns);
   for (Eigen::Index i = 0; i < gs; ++i) {
     const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
     for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
-      p.basis.fill(p.q_compute, k * gs + i, rows[static_cast<size_t>(k)]);
+      p.basis.add_triplets(entries, k * gs + i, rows[static_cast<size_t>(k)]);
   }
+  p.q_compute.resize(kComputeMetrics * gs, columns);
+  p.q_compute.setFromTriplets(entries.begin(), entries.end());
 
   for (size_t i = 0; i < tilings.dims().size(); ++i) {
     const std::int64_t size = tilings.sizes()[static_cast<size_t>(tilings.dims()[i])];
@@ -155,9 +166,13 @@ struct Worker {
   ParetoFront front;
   double min_buffer_words = std::numeric_limits<double>::infinity();
   std::uint64_t feasible = 0;
-  Eigen::MatrixXd b, m_dataflow, m_compute;
+  DenseRows b, m_dataflow, m_compute;
   std::vector<int> menu_index;
-  std::vector<std::vector<Eigen::Index>> kept_spatial; // per group
+  // Per column and recompute group, the spatial combinations worth combining with dataflows:
+  // kept[kept_start[c * groups + g] .. kept_start[c * groups + g + 1]).
+  std::vector<Eigen::Index> kept;
+  std::vector<size_t> kept_start;
+  std::vector<double> lat, energy;
 };
 
 void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
@@ -195,51 +210,57 @@ MetricTotals compute_part(const Prepared &p, const Worker &w, Eigen::Index gs, E
 /// energy: the only ones that can reach the front, whatever the dataflow (latency and energy
 /// are monotone in these parts and the dataflow adds the same to each).
 void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c) {
-  w.kept_spatial.assign(static_cast<size_t>(p.groups), {});
-  std::vector<double> lat(static_cast<size_t>(p.spatial)), energy(static_cast<size_t>(p.spatial));
+  w.lat.resize(static_cast<size_t>(p.spatial));
+  w.energy.resize(static_cast<size_t>(p.spatial));
   for (Eigen::Index g = 0; g < p.groups; ++g) {
     for (Eigen::Index s = 0; s < p.spatial; ++s) {
       const MetricTotals t = compute_part(p, w, g * p.spatial + s, c);
       const LatencyParts parts = latency_parts(t, p.weights);
-      lat[static_cast<size_t>(s)] = p.weights.latency_model == LatencyModel::Roofline
-                                        ? std::max(parts.compute_cycles, parts.gb_cycles)
-                                        : parts.compute_cycles + parts.gb_cycles;
-      energy[static_cast<size_t>(s)] = energy_pj(t, p.weights);
+      w.lat[static_cast<size_t>(s)] = p.weights.latency_model == LatencyModel::Roofline
+                                          ? std::max(parts.compute_cycles, parts.gb_cycles)
+                                          : parts.compute_cycles + parts.gb_cycles;
+      w.energy[static_cast<size_t>(s)] = energy_pj(t, p.weights);
     }
     for (Eigen::Index s = 0; s < p.spatial; ++s) {
       bool beaten = false;
+      const auto ss = static_cast<size_t>(s);
       for (Eigen::Index o = 0; o < p.spatial && !beaten; ++o) {
-        const auto so = static_cast<size_t>(o), ss = static_cast<size_t>(s);
-        beaten = o != s && lat[so] <= lat[ss] && energy[so] <= energy[ss] &&
-                 (lat[so] < lat[ss] || energy[so] < energy[ss] || o < s);
+        const auto so = static_cast<size_t>(o);
+        beaten = o != s && w.lat[so] <= w.lat[ss] && w.energy[so] <= w.energy[ss] &&
+                 (w.lat[so] < w.lat[ss] || w.energy[so] < w.energy[ss] || o < s);
       }
       if (!beaten)
-        w.kept_spatial[static_cast<size_t>(g)].push_back(s);
+        w.kept.push_back(s);
     }
+    w.kept_start.push_back(w.kept.size());
   }
 }
 
-void fold_column(const Prepared &p, std::uint64_t tiling, Eigen::Index c, Worker &w) {
-  keep_best_spatial(p, w, c);
-  const Eigen::Index d_count = p.dataflows;
-  for (Eigen::Index d = 0; d < d_count; ++d) {
+/// Combines dataflow d with the kept spatial combinations at every column of the block.
+void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Worker &w) {
+  const Eigen::Index n = w.m_dataflow.cols();
+  const double *reads = &w.m_dataflow(d, 0);
+  const double *writes = &w.m_dataflow(p.dataflows + d, 0);
+  const int g = p.group_of[static_cast<size_t>(d)];
+  for (Eigen::Index c = 0; c < n; ++c) {
     double buffer = 0;
     for (Eigen::Index o = 0; o < p.ops; ++o)
-      buffer = std::max(buffer, w.m_dataflow((2 + o) * d_count + d, c));
+      buffer = std::max(buffer, w.m_dataflow((2 + o) * p.dataflows + d, c));
     w.min_buffer_words = std::min(w.min_buffer_words, buffer);
     if (buffer > p.capacity_words)
       continue;
     w.feasible += static_cast<std::uint64_t>(p.spatial);
-    const int g = p.group_of[static_cast<size_t>(d)];
-    for (Eigen::Index s : w.kept_spatial[static_cast<size_t>(g)]) {
+    const size_t slot = static_cast<size_t>(c * p.groups + g);
+    for (size_t k = w.kept_start[slot]; k < w.kept_start[slot + 1]; ++k) {
+      const Eigen::Index s = w.kept[k];
       ParetoPoint point;
       point.totals = compute_part(p, w, g * p.spatial + s, c);
-      point.totals.dram_reads = w.m_dataflow(d, c);
-      point.totals.dram_writes = w.m_dataflow(d_count + d, c);
+      point.totals.dram_reads = reads[c];
+      point.totals.dram_writes = writes[c];
       point.totals.buffer_words = buffer;
       point.objectives = objectives(point.totals, p.weights);
       point.candidate = static_cast<std::uint64_t>(d * p.spatial + s);
-      point.tiling = tiling;
+      point.tiling = begin + static_cast<std::uint64_t>(c);
       w.front.set_key(point);
       w.front.insert(point);
     }
@@ -252,8 +273,12 @@ void evaluate_block(const Prepared &p, const TilingSpace &tilings, std::uint64_t
   fill_boundary(p, tilings, begin, n, w);
   w.m_dataflow.noalias() = p.q_dataflow * w.b;
   w.m_compute.noalias() = p.q_compute * w.b;
+  w.kept.clear();
+  w.kept_start.assign(1, 0);
   for (Eigen::Index c = 0; c < n; ++c)
-    fold_column(p, begin + static_cast<std::uint64_t>(c), c, w);
+    keep_best_spatial(p, w, c);
+  for (Eigen::Index d = 0; d < p.dataflows; ++d)
+    fold_dataflow(p, begin, d, w);
 }
 
 std::uint64_t block_size(const Prepared &p, const SearchOptions &options) {
@@ -311,21 +336,22 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
 }
 
 ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
-                                 const SearchOptions &options) {
+                                 const SearchOptions &options, Pruning pruning,
+                                 std::uint64_t max_tilings) {
   const auto start = std::chrono::steady_clock::now();
   const TilingSpace tilings(problem, options.menu,
                             std::min(hw.effective_rows(), hw.effective_cols()));
   ProblemFront result = make_result(
       options,
       std::make_shared<const CandidateSpace>(
-          build_candidate_space(problem, hw.global_buffer().double_buffering, Pruning::None)),
-      tilings.size());
+          build_candidate_space(problem, hw.global_buffer().double_buffering, pruning)),
+      max_tilings > 0 ? std::min(max_tilings, tilings.size()) : tilings.size());
   const CandidateSpace &space = *result.space;
   const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
   const CostWeights weights = cost_weights(hw, options.latency_model);
   const double capacity = static_cast<double>(hw.gb_capacity_words());
   const size_t spatial = space.spatial.size();
-  for (std::uint64_t t = 0; t < tilings.size(); ++t) {
+  for (std::uint64_t t = 0; t < result.stats.tilings; ++t) {
     const AtomTable atoms =
         atom_table(tilings.sizes(), tilings.tiling(t), hw.effective_rows(), hw.effective_cols());
     for (const RecomputeGroup &g : space.groups)

@@ -45,9 +45,12 @@ Candidate candidate_of(const CandidateSpace &space, std::uint64_t id);
 /// Pruned, matrix-encoded, blocked and parallel search.
 ProblemFront search_problem(const Problem &problem, const Hardware &hw, const SearchOptions &options);
 
-/// Every (candidate, tiling) pair of the unpruned space evaluated one by one from the
-/// posynomials, without matrices: the reference the matrix search must equal.
+/// Every (candidate, tiling) pair evaluated one by one from the posynomials, without matrices:
+/// the reference the matrix search must equal. By default the whole unpruned space
+/// (options.pruning is ignored); `max_tilings` > 0 stops after that many tilings, which with
+/// Pruning::Symbolic times the evaluator on the same candidates as the matrix search.
 ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
-                                 const SearchOptions &options);
+                                 const SearchOptions &options, Pruning pruning = Pruning::None,
+                                 std::uint64_t max_tilings = 0);
 
 } // namespace dse
