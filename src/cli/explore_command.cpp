@@ -5,6 +5,7 @@
 #include "dse/cli/commands.hpp"
 #include "dse/cli/front_report.hpp"
 #include "dse/cli/output_file.hpp"
+#include "dse/cli/progress_bar.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/explore.hpp"
@@ -46,7 +47,14 @@ int run_explore(const ExploreArgs &args) {
   const Hardware hw = load_hardware(args.hw_path);
   const Workload workload = load_workload(args.workload_path);
 
-  const ExploreResult result = explore(workload, hw, options);
+  ExploreResult result;
+  {
+    ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());
+    result = explore(workload, hw, options,
+                     [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
+                       bar.update(label, done, total);
+                     });
+  }
   if (args.verbose)
     std::cerr << search_statistics(result);
   if (args.emit_mapping >= 0 && static_cast<size_t>(args.emit_mapping) >= result.front.size())

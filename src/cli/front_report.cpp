@@ -97,6 +97,15 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
   nlohmann::ordered_json doc;
   doc["workload"] = workload.name;
   doc["hardware"] = hw.name;
+  for (const ProblemSummary &s : result.summaries) {
+    const SearchStats &st = s.stats;
+    doc["search"].push_back({{"problem", s.label},
+                             {"candidates_before_pruning", st.pruning.candidates_before()},
+                             {"candidates_after_pruning", st.pruning.candidates_after()},
+                             {"tilings", st.tilings},
+                             {"mappings_evaluated", st.mappings},
+                             {"mappings_fitting_buffer", st.feasible_mappings}});
+  }
   doc["points"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < result.front.size(); ++i) {
     const FrontPoint &p = result.front[i];

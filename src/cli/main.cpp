@@ -24,6 +24,8 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
       ->capture_default_str();
   cmd->add_flag("-v,--verbose", a.verbose, "print pruning and search statistics on stderr");
+  cmd->add_flag("--progress", a.progress,
+                "show a progress bar on stderr even when it is not a terminal");
   cmd->add_option("--emit-mapping", a.emit_mapping,
                   "print front point N as a mapping file (dse eval --mapping) on stdout")
       ->check(CLI::NonNegativeNumber);

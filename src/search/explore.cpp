@@ -41,8 +41,9 @@ std::string segment_label(const Problem &p) {
 
 class Explorer {
 public:
-  Explorer(const Workload &w, const Hardware &hw, const SearchOptions &options)
-      : workload_(w), hw_(hw), options_(options) {
+  Explorer(const Workload &w, const Hardware &hw, const SearchOptions &options,
+           const ProgressReporter &progress)
+      : workload_(w), hw_(hw), options_(options), progress_(progress) {
     options_.objectives = composable(options.objectives);
   }
 
@@ -90,7 +91,12 @@ private:
     result_.problems.push_back(std::move(problem));
     const size_t index = result_.problems.size() - 1;
     const Problem &p = result_.problems.back();
-    const ProblemFront found = search_problem(p, hw_, options_);
+    SearchOptions options = options_;
+    if (progress_)
+      options.progress = [this, label = segment_label(p)](std::uint64_t done, std::uint64_t total) {
+        progress_(label, done, total);
+      };
+    const ProblemFront found = search_problem(p, hw_, options);
     result_.summaries.push_back({segment_label(p), found.stats});
     min_need_.push_back(found.min_buffer_words);
     const TilingSpace tilings(p, options_.menu, std::min(hw_.effective_rows(), hw_.effective_cols()));
@@ -106,6 +112,7 @@ private:
   const Workload &workload_;
   const Hardware &hw_;
   SearchOptions options_;
+  ProgressReporter progress_;
   ExploreResult result_;
   std::vector<double> min_need_;
 };
@@ -156,9 +163,10 @@ std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
   return pareto_filter(sums, objectives);
 }
 
-ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options) {
+ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
+                      const ProgressReporter &progress) {
   const auto start = std::chrono::steady_clock::now();
-  Explorer explorer(workload, hw, options);
+  Explorer explorer(workload, hw, options, progress);
   std::vector<FrontPoint> front{FrontPoint{}};
   for (const Chain &chain : detect_chains(workload)) {
     const std::vector<FrontPoint> chain_front = explorer.chain_front(chain);

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <limits>
 #include <map>
+#include <mutex>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
@@ -316,14 +317,25 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
   const std::uint64_t block = block_size(p, options);
   const std::uint64_t blocks = (tilings.size() + block - 1) / block;
   tbb::enumerable_thread_specific<Worker> workers(options.objectives);
+  std::mutex progress_mutex;
+  std::uint64_t done = 0;
+  auto report = [&](std::uint64_t tilings_done) {
+    if (!options.progress)
+      return;
+    std::lock_guard lock(progress_mutex);
+    done += tilings_done;
+    options.progress(done, tilings.size());
+  };
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
   arena.execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1),
                       [&](const tbb::blocked_range<std::uint64_t> &range) {
                         Worker &w = workers.local();
-                        for (std::uint64_t b = range.begin(); b != range.end(); ++b)
-                          evaluate_block(p, tilings, b * block,
-                                         std::min(tilings.size(), (b + 1) * block), w);
+                        for (std::uint64_t b = range.begin(); b != range.end(); ++b) {
+                          const std::uint64_t end = std::min(tilings.size(), (b + 1) * block);
+                          evaluate_block(p, tilings, b * block, end, w);
+                          report(end - b * block);
+                        }
                       });
   });
   for (const Worker &w : workers) {

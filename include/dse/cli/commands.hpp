@@ -20,6 +20,7 @@ struct ExploreArgs {
   std::string objectives = "latency,energy";
   std::string latency_model = "roofline";
   bool verbose = false;
+  bool progress = false; // show progress even when stderr is not a terminal
   int emit_mapping = -1; // front point to print as a mapping file, or -1
 };
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <deque>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,7 +41,12 @@ struct ExploreResult {
   double seconds = 0;
 };
 
-ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options);
+/// Reports the progress of each searched problem: its label, tilings done and total.
+using ProgressReporter =
+    std::function<void(const std::string &label, std::uint64_t done, std::uint64_t total)>;
+
+ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
+                      const ProgressReporter &progress = {});
 
 /// Pareto filter of composed points over `objectives` (ties: earlier point wins).
 std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,

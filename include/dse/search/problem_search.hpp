@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
@@ -20,6 +21,8 @@ struct SearchOptions {
   int threads = 0;                  // 0: every core
   std::size_t block_tilings = 0;    // tilings per Q*B block; 0: automatic
   CandidateCache *cache = nullptr;  // optional reuse across searches
+  /// Called from worker threads (serialised) with the tilings done so far and the total.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct SearchStats {
