@@ -16,7 +16,7 @@ CostWeights cost_weights(const Hardware &hw, LatencyModel model) {
   w.dram_write_pj = dram.write_energy_pj + gb.read_energy_pj;
   w.gb_read_pj = gb.read_energy_pj;
   w.gb_write_pj = gb.write_energy_pj;
-  w.vector_ops_per_cycle = static_cast<double>(hw.effective_rows() * hw.effective_cols());
+  w.cycles_per_vector_op = 1.0 / static_cast<double>(hw.effective_rows() * hw.effective_cols());
   w.cycles_per_dram_word = 1.0 / hw.dram_words_per_cycle();
   const auto gb_bw = hw.gb_words_per_cycle();
   w.cycles_per_gb_word = gb_bw ? 1.0 / *gb_bw : 0.0;

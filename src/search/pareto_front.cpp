@@ -60,9 +60,11 @@ ParetoFront::ParetoFront(std::vector<Objective> objectives) : objectives_(std::m
     throw UserError("expected between 1 and 4 objectives");
 }
 
-void ParetoFront::set_key(ParetoPoint &p) const {
+ParetoFront::Key ParetoFront::key_of(const Objectives &o) const {
+  Key key{};
   for (size_t i = 0; i < objectives_.size(); ++i)
-    p.key[i] = objective_value(p.objectives, objectives_[i]);
+    key[i] = objective_value(o, objectives_[i]);
+  return key;
 }
 
 namespace {
@@ -71,14 +73,28 @@ bool lexicographically_less(const ParetoPoint &a, const ParetoPoint &b) {
 }
 } // namespace
 
-bool ParetoFront::dominates(const ParetoPoint &a, const ParetoPoint &b) const {
+bool ParetoFront::dominates(const Key &a, std::uint64_t a_candidate, std::uint64_t a_tiling,
+                            const Key &b, std::uint64_t b_candidate, std::uint64_t b_tiling) const {
   bool equal = true;
   for (size_t i = 0; i < objectives_.size(); ++i) {
-    if (a.key[i] > b.key[i])
+    if (a[i] > b[i])
       return false;
-    equal = equal && a.key[i] == b.key[i];
+    equal = equal && a[i] == b[i];
   }
-  return !equal || std::tie(a.candidate, a.tiling) < std::tie(b.candidate, b.tiling);
+  return !equal || std::tie(a_candidate, a_tiling) < std::tie(b_candidate, b_tiling);
+}
+
+bool ParetoFront::admits(const Key &key, std::uint64_t candidate, std::uint64_t tiling) const {
+  if (objectives_.size() != 2)
+    return std::none_of(points_.begin(), points_.end(), [&](const ParetoPoint &q) {
+      return dominates(q.key, q.candidate, q.tiling, key, candidate, tiling);
+    });
+  auto after = std::upper_bound(points_.begin(), points_.end(), key[0],
+                                [](double k, const ParetoPoint &q) { return k < q.key[0]; });
+  if (after == points_.begin())
+    return true;
+  const ParetoPoint &q = *(after - 1);
+  return !dominates(q.key, q.candidate, q.tiling, key, candidate, tiling);
 }
 
 bool ParetoFront::insert(const ParetoPoint &p) {

@@ -9,6 +9,7 @@
 #include <Eigen/Sparse>
 #include <chrono>
 #include <limits>
+#include <tuple>
 #include <map>
 #include <mutex>
 #include <tbb/enumerable_thread_specific.h>
@@ -169,11 +170,18 @@ struct Worker {
   std::uint64_t feasible = 0;
   DenseRows b, m_dataflow, m_compute;
   std::vector<int> menu_index;
-  // Per column and recompute group, the spatial combinations worth combining with dataflows:
-  // kept[kept_start[c * groups + g] .. kept_start[c * groups + g + 1]).
+  // Per column and recompute group, the spatial combinations worth combining with dataflows,
+  // with their compute parts: kept[kept_start[c * groups + g] .. kept_start[c * groups + g + 1]).
   std::vector<Eigen::Index> kept;
+  std::vector<MetricTotals> kept_parts;
   std::vector<size_t> kept_start;
   std::vector<double> lat, energy;
+  std::vector<size_t> order;
+  struct Bound {
+    double latency_cycles; // smallest compute-side latency of the kept combinations
+    double energy_pj;      // smallest compute-side energy of the kept combinations
+  };
+  std::vector<Bound> bound; // per column and group, like kept_start
 };
 
 void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
@@ -209,41 +217,68 @@ MetricTotals compute_part(const Prepared &p, const Worker &w, Eigen::Index gs, E
 
 /// Spatial combinations that no other combination beats in both compute-side latency and
 /// energy: the only ones that can reach the front, whatever the dataflow (latency and energy
-/// are monotone in these parts and the dataflow adds the same to each).
+/// are monotone in these parts and the dataflow adds the same to each). Also records, per column
+/// and group, the smallest compute-side latency and energy, for the bound in fold_dataflow.
 void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c) {
-  w.lat.resize(static_cast<size_t>(p.spatial));
-  w.energy.resize(static_cast<size_t>(p.spatial));
+  const auto count = static_cast<size_t>(p.spatial);
+  w.lat.resize(count);
+  w.energy.resize(count);
+  w.order.resize(count);
   for (Eigen::Index g = 0; g < p.groups; ++g) {
-    for (Eigen::Index s = 0; s < p.spatial; ++s) {
-      const MetricTotals t = compute_part(p, w, g * p.spatial + s, c);
-      const LatencyParts parts = latency_parts(t, p.weights);
-      w.lat[static_cast<size_t>(s)] = p.weights.latency_model == LatencyModel::Roofline
-                                          ? std::max(parts.compute_cycles, parts.gb_cycles)
-                                          : parts.compute_cycles + parts.gb_cycles;
-      w.energy[static_cast<size_t>(s)] = energy_pj(t, p.weights);
+    for (size_t s = 0; s < count; ++s) {
+      const LatencyParts parts =
+          latency_parts(compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c), p.weights);
+      w.lat[s] = p.weights.latency_model == LatencyModel::Roofline
+                     ? std::max(parts.compute_cycles, parts.gb_cycles)
+                     : parts.compute_cycles + parts.gb_cycles;
+      w.energy[s] = energy_pj(compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c),
+                              p.weights);
+      w.order[s] = s;
     }
-    for (Eigen::Index s = 0; s < p.spatial; ++s) {
-      bool beaten = false;
-      const auto ss = static_cast<size_t>(s);
-      for (Eigen::Index o = 0; o < p.spatial && !beaten; ++o) {
-        const auto so = static_cast<size_t>(o);
-        beaten = o != s && w.lat[so] <= w.lat[ss] && w.energy[so] <= w.energy[ss] &&
-                 (w.lat[so] < w.lat[ss] || w.energy[so] < w.energy[ss] || o < s);
-      }
-      if (!beaten)
-        w.kept.push_back(s);
+    // Sorted by (latency, energy, index), a combination is beaten exactly when an earlier one has
+    // no more energy.
+    std::sort(w.order.begin(), w.order.end(), [&](size_t a, size_t b) {
+      return std::tie(w.lat[a], w.energy[a], a) < std::tie(w.lat[b], w.energy[b], b);
+    });
+    double best_energy = std::numeric_limits<double>::infinity();
+    for (size_t s : w.order) {
+      if (w.energy[s] >= best_energy)
+        continue;
+      best_energy = w.energy[s];
+      w.kept.push_back(static_cast<Eigen::Index>(s));
+      w.kept_parts.push_back(compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c));
     }
     w.kept_start.push_back(w.kept.size());
+    w.bound.push_back({w.lat[w.order.front()], best_energy});
   }
 }
 
-/// Combines dataflow d with the kept spatial combinations at every column of the block.
-void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Worker &w) {
-  const Eigen::Index n = w.m_dataflow.cols();
+/// A point no larger in any objective than every mapping of dataflow d at this column (with a
+/// relative margin for rounding): if the front rejects it, it rejects them all.
+Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double reads, double writes,
+                       double buffer) {
+  constexpr double kMargin = 1.0 - 1e-12;
+  const CostWeights &wt = p.weights;
+  const double dram_cycles = (reads + writes) * wt.cycles_per_dram_word;
+  const double cycles = wt.latency_model == LatencyModel::Roofline
+                            ? std::max(bound.latency_cycles, dram_cycles)
+                            : bound.latency_cycles + dram_cycles;
+  Objectives o;
+  o.latency_s = cycles * wt.seconds_per_cycle * kMargin;
+  o.energy_pj = (bound.energy_pj + wt.dram_read_pj * reads + wt.dram_write_pj * writes) * kMargin;
+  o.edp = o.latency_s * o.energy_pj;
+  o.dram_words = reads + writes;
+  o.buffer_words = buffer;
+  return o;
+}
+
+/// Combines dataflow d with the kept spatial combinations at columns [first, last).
+void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen::Index first,
+                   Eigen::Index last, Worker &w) {
   const double *reads = &w.m_dataflow(d, 0);
   const double *writes = &w.m_dataflow(p.dataflows + d, 0);
   const int g = p.group_of[static_cast<size_t>(d)];
-  for (Eigen::Index c = 0; c < n; ++c) {
+  for (Eigen::Index c = first; c < last; ++c) {
     double buffer = 0;
     for (Eigen::Index o = 0; o < p.ops; ++o)
       buffer = std::max(buffer, w.m_dataflow((2 + o) * p.dataflows + d, c));
@@ -252,18 +287,20 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Worke
       continue;
     w.feasible += static_cast<std::uint64_t>(p.spatial);
     const size_t slot = static_cast<size_t>(c * p.groups + g);
+    const std::uint64_t tiling = begin + static_cast<std::uint64_t>(c);
+    const Objectives bound = lower_bound(p, w.bound[slot], reads[c], writes[c], buffer);
+    if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling))
+      continue;
     for (size_t k = w.kept_start[slot]; k < w.kept_start[slot + 1]; ++k) {
-      const Eigen::Index s = w.kept[k];
-      ParetoPoint point;
-      point.totals = compute_part(p, w, g * p.spatial + s, c);
-      point.totals.dram_reads = reads[c];
-      point.totals.dram_writes = writes[c];
-      point.totals.buffer_words = buffer;
-      point.objectives = objectives(point.totals, p.weights);
-      point.candidate = static_cast<std::uint64_t>(d * p.spatial + s);
-      point.tiling = begin + static_cast<std::uint64_t>(c);
-      w.front.set_key(point);
-      w.front.insert(point);
+      MetricTotals totals = w.kept_parts[k];
+      totals.dram_reads = reads[c];
+      totals.dram_writes = writes[c];
+      totals.buffer_words = buffer;
+      const Objectives objs = objectives(totals, p.weights);
+      const auto candidate = static_cast<std::uint64_t>(d * p.spatial + w.kept[k]);
+      const ParetoFront::Key key = w.front.key_of(objs);
+      if (w.front.admits(key, candidate, tiling))
+        w.front.insert({key, candidate, tiling, objs, totals});
     }
   }
 }
@@ -275,11 +312,16 @@ void evaluate_block(const Prepared &p, const TilingSpace &tilings, std::uint64_t
   w.m_dataflow.noalias() = p.q_dataflow * w.b;
   w.m_compute.noalias() = p.q_compute * w.b;
   w.kept.clear();
+  w.kept_parts.clear();
   w.kept_start.assign(1, 0);
+  w.bound.clear();
   for (Eigen::Index c = 0; c < n; ++c)
     keep_best_spatial(p, w, c);
-  for (Eigen::Index d = 0; d < p.dataflows; ++d)
-    fold_dataflow(p, begin, d, w);
+  // Column chunks keep the kept compute parts of the chunk in cache while every dataflow passes.
+  constexpr Eigen::Index kChunk = 64;
+  for (Eigen::Index first = 0; first < n; first += kChunk)
+    for (Eigen::Index d = 0; d < p.dataflows; ++d)
+      fold_dataflow(p, begin, d, first, std::min(n, first + kChunk), w);
 }
 
 std::uint64_t block_size(const Prepared &p, const SearchOptions &options) {

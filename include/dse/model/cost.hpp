@@ -46,7 +46,7 @@ struct CostWeights {
   double dram_write_pj = 0;  // a word read from the GB and written to DRAM
   double gb_read_pj = 0;
   double gb_write_pj = 0;
-  double vector_ops_per_cycle = 1;
+  double cycles_per_vector_op = 1;
   double cycles_per_dram_word = 0;
   double cycles_per_gb_word = 0; // 0 when the GB bandwidth is unlimited
   double seconds_per_cycle = 1e-9;
@@ -56,7 +56,7 @@ struct CostWeights {
 CostWeights cost_weights(const Hardware &hw, LatencyModel model);
 
 inline LatencyParts latency_parts(const MetricTotals &m, const CostWeights &w) {
-  return {m.cycles + m.vector_ops / w.vector_ops_per_cycle,
+  return {m.cycles + m.vector_ops * w.cycles_per_vector_op,
           (m.dram_reads + m.dram_writes) * w.cycles_per_dram_word,
           (m.gb_reads + m.gb_writes) * w.cycles_per_gb_word};
 }

@@ -30,8 +30,13 @@ class ParetoFront {
 public:
   explicit ParetoFront(std::vector<Objective> objectives);
 
+  using Key = std::array<double, kMaxObjectives>;
+  /// The selected objectives of `o`, in this front's order (unused entries 0).
+  Key key_of(const Objectives &o) const;
   /// Fills `key` from `objectives` for this front's objective selection.
-  void set_key(ParetoPoint &p) const;
+  void set_key(ParetoPoint &p) const { p.key = key_of(p.objectives); }
+  /// Whether a point with this key and these ids would enter the front (cheap; no insertion).
+  bool admits(const Key &key, std::uint64_t candidate, std::uint64_t tiling) const;
   /// Adds the point unless a point of the front dominates it; drops the points it dominates.
   bool insert(const ParetoPoint &p);
   void merge(const ParetoFront &other);
@@ -41,7 +46,11 @@ public:
   size_t size() const { return points_.size(); }
 
 private:
-  bool dominates(const ParetoPoint &a, const ParetoPoint &b) const;
+  bool dominates(const Key &a, std::uint64_t a_candidate, std::uint64_t a_tiling, const Key &b,
+                 std::uint64_t b_candidate, std::uint64_t b_tiling) const;
+  bool dominates(const ParetoPoint &a, const ParetoPoint &b) const {
+    return dominates(a.key, a.candidate, a.tiling, b.key, b.candidate, b.tiling);
+  }
   bool insert_2d(const ParetoPoint &p);
   bool insert_nd(const ParetoPoint &p);
 
