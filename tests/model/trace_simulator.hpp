@@ -46,7 +46,7 @@ public:
 
 private:
   const Problem *problem_;
-  std::vector<Dense> inputs_; // per problem tensor at its real extents (inputs only)
+  std::vector<Dense> inputs_; // per problem tensor at its real extents (zeros but for inputs)
   Dense reference_;           // the problem's final output at its real extents
 };
 

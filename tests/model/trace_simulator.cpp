@@ -1,0 +1,383 @@
+// The trace simulator: a literal walk of the loop tree that allocates and releases tiles by the
+// scope rule of DESIGN 4.1, moves real values through them, and counts what the model predicts.
+#include "model/trace_simulator.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+#include <stdexcept>
+#include <tuple>
+#include <utility>
+
+namespace dse::trace {
+
+namespace {
+
+/// Calls visit(v) for every v with lo[i] <= v[i] < lo[i] + extent[i], last index fastest.
+template <class Visit>
+void for_each_index(const std::vector<std::int64_t> &lo, const std::vector<std::int64_t> &extent,
+                    Visit visit) {
+  if (std::any_of(extent.begin(), extent.end(), [](std::int64_t e) { return e <= 0; }))
+    return;
+  std::vector<std::int64_t> v = lo;
+  while (true) {
+    visit(v);
+    size_t i = v.size(); // odometer: carry while a digit wraps around
+    while (i > 0 && ++v[i - 1] == lo[i - 1] + extent[i - 1]) {
+      v[i - 1] = lo[i - 1];
+      --i;
+    }
+    if (i == 0)
+      return;
+  }
+}
+
+/// Per index position of `access`: 1 + sum c * (extent_d - 1), for per-dim ranges starting at 0.
+std::vector<std::int64_t> access_extents(const TensorAccess &access,
+                                         const std::vector<std::int64_t> &dim_extent) {
+  std::vector<std::int64_t> out;
+  for (const IndexExpr &e : access.indices) {
+    std::int64_t span = 1;
+    for (const IndexTerm &t : e.terms)
+      span += t.coef * (dim_extent[static_cast<size_t>(t.dim)] - 1);
+    out.push_back(span);
+  }
+  return out;
+}
+
+/// The coordinates `access` reads at the point `at` (one value per workload dim).
+void coords_of(const TensorAccess &access, const std::vector<std::int64_t> &at,
+               std::vector<std::int64_t> &coord) {
+  coord.assign(access.indices.size(), 0);
+  for (size_t i = 0; i < access.indices.size(); ++i)
+    for (const IndexTerm &t : access.indices[i].terms)
+      coord[i] += t.coef * at[static_cast<size_t>(t.dim)];
+}
+
+/// `out += product of inputs` over the points dim_lo[d] <= d < dim_lo[d] + dim_extent[d] of the
+/// op's dims. Returns the name of a tensor touched outside its box, or "" when all went well.
+std::string accumulate(const ProblemOp &op, const std::vector<std::int64_t> &dim_lo,
+                       const std::vector<std::int64_t> &dim_extent,
+                       const std::vector<const Dense *> &inputs, Dense &out) {
+  std::vector<std::int64_t> lo;
+  std::vector<std::int64_t> extent;
+  for (int d : op.dims) {
+    lo.push_back(dim_lo[static_cast<size_t>(d)]);
+    extent.push_back(dim_extent[static_cast<size_t>(d)]);
+  }
+  std::vector<std::int64_t> at(dim_lo.size(), 0);
+  std::vector<std::int64_t> coord;
+  std::string outside;
+  for_each_index(lo, extent, [&](const std::vector<std::int64_t> &v) {
+    for (size_t i = 0; i < v.size(); ++i)
+      at[static_cast<size_t>(op.dims[i])] = v[i];
+    double product = 1.0;
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      coords_of(op.accesses[i], at, coord);
+      const std::int64_t off = inputs[i]->offset(coord);
+      if (off < 0) {
+        outside = op.accesses[i].tensor;
+        return;
+      }
+      product *= inputs[i]->data[static_cast<size_t>(off)];
+    }
+    coords_of(op.accesses.back(), at, coord);
+    const std::int64_t off = out.offset(coord);
+    if (off < 0) {
+      outside = op.accesses.back().tensor;
+      return;
+    }
+    out.data[static_cast<size_t>(off)] += product;
+  });
+  return outside;
+}
+
+bool has_attached_softmax(const Problem &p) {
+  return std::any_of(p.ops[0].attached_ops.begin(), p.ops[0].attached_ops.end(), [&](int a) {
+    return p.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax;
+  });
+}
+
+int final_output(const Problem &p) { return p.ops.back().tensors.back(); }
+
+/// One execution of a schedule: loop state, live tiles, DRAM contents and the counters.
+class Run {
+public:
+  Run(const Problem &p, const Dataflow &df, const Tiling &tiling, const std::vector<Dense> &inputs);
+  TraceCounts execute(const Dense &reference);
+
+private:
+  void prefix_level(size_t k);
+  void subnest_level(int op, size_t j);
+  template <class Body> void loop(int dim, Body body);
+  /// Lower bound and extent of dim d right now: the current tile inside its loop, else all of it.
+  std::pair<std::int64_t, std::int64_t> dim_range(int d) const;
+  std::vector<int> allocate_if(const std::vector<int> &candidates, int depth);
+  void allocate(int tensor);
+  void release(const std::vector<int> &tensors);
+  void copy_region(const Dense &region, const Dense &from, Dense &to) const;
+  void compute(int op);
+  double output_error(const Dense &reference) const;
+
+  const Problem &p_;
+  const Dataflow &df_;
+  std::vector<std::int64_t> size_, tile_, trips_;
+  std::vector<std::int64_t> iteration_;    // per dim: current iteration of its loop, -1 outside it
+  std::vector<Dense> dram_;                // per tensor at its padded extents (intermediate unused)
+  std::vector<std::vector<bool>> written_; // per output element: written to DRAM before
+  std::vector<Dense> live_;                // per tensor: its tile, while is_live_
+  std::vector<bool> is_live_;
+  std::int64_t live_words_ = 0;
+  TraceCounts counts_;
+};
+
+Run::Run(const Problem &p, const Dataflow &df, const Tiling &tiling,
+         const std::vector<Dense> &inputs)
+    : p_(p), df_(df), live_(p.tensors.size()), is_live_(p.tensors.size(), false) {
+  std::vector<std::int64_t> padded;
+  for (size_t d = 0; d < p.workload->dims.size(); ++d) {
+    size_.push_back(p.workload->dim_size(static_cast<int>(d)));
+    tile_.push_back(p.is_window[d] ? size_[d] : tiling.tile.at(d));
+    trips_.push_back((size_[d] + tile_[d] - 1) / tile_[d]);
+    padded.push_back(tile_[d] * trips_[d]);
+  }
+  iteration_.assign(size_.size(), -1);
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    const std::vector<std::int64_t> extent = access_extents(p.tensors[t].access, padded);
+    dram_.push_back(Dense::zeros(std::vector<std::int64_t>(extent.size(), 0), extent));
+    written_.emplace_back(dram_.back().data.size(), false);
+    if (p.tensors[t].role == TensorRole::Input)
+      copy_region(inputs[t], inputs[t], dram_.back());
+  }
+  counts_.macs.assign(p.ops.size(), 0);
+  counts_.peak_words.assign(p.ops.size(), 0);
+}
+
+TraceCounts Run::execute(const Dense &reference) {
+  try {
+    prefix_level(0);
+  } catch (const std::runtime_error &e) {
+    counts_.schedule_error = e.what();
+    return counts_;
+  }
+  if (!p_.fused() && has_attached_softmax(p_)) { // the separate pass over the whole output
+    counts_.dram_reads += dram_[static_cast<size_t>(final_output(p_))].words();
+    counts_.dram_writes += dram_[static_cast<size_t>(final_output(p_))].words();
+  }
+  counts_.output_error = output_error(reference);
+  return counts_;
+}
+
+/// Body of prefix loop k (k = 0: outside every loop; k = prefix length: where the sub-nests run).
+void Run::prefix_level(size_t k) {
+  // Owned tiles at depth == prefix length belong to their own sub-nest, not to this body.
+  std::vector<int> candidates;
+  for (int t = 0; t < static_cast<int>(p_.tensors.size()); ++t)
+    if (t == p_.intermediate || k < df_.prefix.size())
+      candidates.push_back(t);
+  const std::vector<int> held = allocate_if(candidates, static_cast<int>(k));
+  if (k == df_.prefix.size()) {
+    for (size_t o = 0; o < p_.ops.size(); ++o) // the producer completes before the consumer
+      subnest_level(static_cast<int>(o), 0);
+  } else {
+    loop(df_.prefix[k], [&] { prefix_level(k + 1); });
+  }
+  release(held);
+}
+
+/// Body of sub-nest loop j of op `op` (j = 0: the sub-nest starts; j = its length: innermost).
+void Run::subnest_level(int op, size_t j) {
+  const std::vector<int> &nest = df_.subnests.at(static_cast<size_t>(op));
+  std::vector<int> owned;
+  for (int t : p_.ops[static_cast<size_t>(op)].tensors)
+    if (t != p_.intermediate && p_.tensors[static_cast<size_t>(t)].owner == op)
+      owned.push_back(t);
+  const std::vector<int> held = allocate_if(owned, static_cast<int>(df_.prefix.size() + j));
+  if (j == nest.size())
+    compute(op);
+  else
+    loop(nest[j], [&] { subnest_level(op, j + 1); });
+  release(held);
+}
+
+template <class Body> void Run::loop(int dim, Body body) {
+  const size_t d = static_cast<size_t>(dim);
+  if (iteration_[d] >= 0 || p_.is_window[d])
+    throw std::runtime_error("dimension '" + p_.dim_name(dim) + "' is not a loop here");
+  for (std::int64_t i = 0; i < trips_[d]; ++i) {
+    iteration_[d] = i;
+    body();
+  }
+  iteration_[d] = -1;
+}
+
+std::pair<std::int64_t, std::int64_t> Run::dim_range(int d) const {
+  const size_t i = static_cast<size_t>(d);
+  if (iteration_[i] >= 0)
+    return {iteration_[i] * tile_[i], tile_[i]};
+  return {0, p_.is_window[i] ? size_[i] : tile_[i] * trips_[i]};
+}
+
+std::vector<int> Run::allocate_if(const std::vector<int> &candidates, int depth) {
+  std::vector<int> held;
+  for (int t : candidates)
+    if (df_.retention[static_cast<size_t>(t)] == depth) {
+      allocate(t);
+      held.push_back(t);
+    }
+  return held;
+}
+
+/// Allocates the tile of `tensor`: the box spanned by the loops entered so far (exactly the
+/// loops above its retention depth) and the full range of every other dim it uses.
+void Run::allocate(int tensor) {
+  const size_t t = static_cast<size_t>(tensor);
+  std::vector<std::int64_t> lo;
+  std::vector<std::int64_t> extent;
+  for (const IndexExpr &e : p_.tensors[t].access.indices) {
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+    for (const IndexTerm &term : e.terms) {
+      const auto [start, count] = dim_range(term.dim);
+      first += term.coef * start;
+      last += term.coef * (start + count - 1);
+    }
+    lo.push_back(first);
+    extent.push_back(last - first + 1);
+  }
+  Dense tile = Dense::zeros(lo, extent);
+  const Dense &dram = dram_[t];
+  const TensorRole role = p_.tensors[t].role;
+  bool load = role == TensorRole::Input;
+  if (role == TensorRole::Output) // partial sums come back if any word went out before
+    for_each_index(lo, extent, [&](const std::vector<std::int64_t> &v) {
+      load = load || written_[t][static_cast<size_t>(dram.offset(v))];
+    });
+  if (load) {
+    copy_region(tile, dram, tile);
+    counts_.dram_reads += tile.words();
+  }
+  live_words_ += tile.words();
+  live_[t] = std::move(tile);
+  is_live_[t] = true;
+}
+
+void Run::release(const std::vector<int> &tensors) {
+  for (int tensor : tensors) {
+    const size_t t = static_cast<size_t>(tensor);
+    const Dense &tile = live_[t];
+    if (p_.tensors[t].role == TensorRole::Output) {
+      copy_region(tile, tile, dram_[t]);
+      for_each_index(tile.lo, tile.extent, [&](const std::vector<std::int64_t> &v) {
+        written_[t][static_cast<size_t>(dram_[t].offset(v))] = true;
+      });
+      counts_.dram_writes += tile.words();
+    }
+    live_words_ -= tile.words();
+    is_live_[t] = false;
+  }
+}
+
+/// Copies the elements of `region`'s box from `from` into `to` (all three of one tensor).
+void Run::copy_region(const Dense &region, const Dense &from, Dense &to) const {
+  for_each_index(region.lo, region.extent, [&](const std::vector<std::int64_t> &v) {
+    const std::int64_t dst = to.offset(v);
+    if (dst < 0)
+      throw std::runtime_error("a tile reaches outside its padded tensor");
+    to.data[static_cast<size_t>(dst)] = from.data[static_cast<size_t>(from.offset(v))];
+  });
+}
+
+/// The innermost body of op `op`: computes its current tile from the live tiles.
+void Run::compute(int op) {
+  const ProblemOp &pop = p_.ops[static_cast<size_t>(op)];
+  std::vector<std::int64_t> lo(size_.size(), 0);
+  std::vector<std::int64_t> extent(size_.size(), 1);
+  std::int64_t macs = 1;
+  for (int d : pop.dims) {
+    if (!p_.is_window[static_cast<size_t>(d)] && iteration_[static_cast<size_t>(d)] < 0)
+      throw std::runtime_error("op runs outside the loop of '" + p_.dim_name(d) + "'");
+    std::tie(lo[static_cast<size_t>(d)], extent[static_cast<size_t>(d)]) = dim_range(d);
+    macs *= extent[static_cast<size_t>(d)];
+  }
+  std::vector<const Dense *> inputs;
+  for (int t : pop.tensors)
+    if (!is_live_[static_cast<size_t>(t)])
+      throw std::runtime_error("tensor '" + p_.tensors[static_cast<size_t>(t)].name +
+                               "' has no live tile");
+  for (size_t i = 0; i + 1 < pop.tensors.size(); ++i)
+    inputs.push_back(&live_[static_cast<size_t>(pop.tensors[i])]);
+  const std::string outside =
+      accumulate(pop, lo, extent, inputs, live_[static_cast<size_t>(pop.tensors.back())]);
+  if (!outside.empty())
+    throw std::runtime_error("tensor '" + outside + "' accessed outside its live tile");
+  counts_.macs[static_cast<size_t>(op)] += macs;
+  std::int64_t &peak = counts_.peak_words[static_cast<size_t>(op)];
+  peak = std::max(peak, live_words_);
+}
+
+double Run::output_error(const Dense &reference) const {
+  const Dense &out = dram_[static_cast<size_t>(final_output(p_))];
+  double worst = 0.0;
+  double scale = 0.0;
+  for_each_index(reference.lo, reference.extent, [&](const std::vector<std::int64_t> &v) {
+    const double want = reference.data[static_cast<size_t>(reference.offset(v))];
+    const double got = out.data[static_cast<size_t>(out.offset(v))];
+    worst = std::max(worst, std::abs(got - want));
+    scale = std::max(scale, std::abs(want));
+  });
+  return scale > 0.0 ? worst / scale : worst;
+}
+
+} // namespace
+
+Dense Dense::zeros(std::vector<std::int64_t> lo, std::vector<std::int64_t> extent) {
+  std::int64_t words = 1;
+  for (std::int64_t e : extent)
+    words *= e;
+  return Dense{std::move(lo), std::move(extent),
+               std::vector<double>(static_cast<size_t>(words), 0.0)};
+}
+
+std::int64_t Dense::offset(const std::vector<std::int64_t> &coord) const {
+  std::int64_t off = 0;
+  for (size_t i = 0; i < coord.size(); ++i) {
+    const std::int64_t x = coord[i] - lo[i];
+    if (x < 0 || x >= extent[i])
+      return -1;
+    off = off * extent[i] + x;
+  }
+  return off;
+}
+
+TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
+    : problem_(&problem), inputs_(problem.tensors.size()) {
+  std::vector<std::int64_t> sizes;
+  for (const Dimension &d : problem.workload->dims)
+    sizes.push_back(d.size);
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<Dense> real(problem.tensors.size());
+  for (size_t t = 0; t < problem.tensors.size(); ++t) {
+    const std::vector<std::int64_t> extent = access_extents(problem.tensors[t].access, sizes);
+    real[t] = Dense::zeros(std::vector<std::int64_t>(extent.size(), 0), extent);
+    if (problem.tensors[t].role == TensorRole::Input)
+      for (double &x : real[t].data)
+        x = value(rng);
+  }
+  inputs_ = real;
+  for (const ProblemOp &op : problem.ops) { // the plain einsum, one operator after the other
+    std::vector<const Dense *> ins;
+    for (size_t i = 0; i + 1 < op.tensors.size(); ++i)
+      ins.push_back(&real[static_cast<size_t>(op.tensors[i])]);
+    accumulate(op, std::vector<std::int64_t>(sizes.size(), 0), sizes, ins,
+               real[static_cast<size_t>(op.tensors.back())]);
+  }
+  reference_ = real[static_cast<size_t>(final_output(problem))];
+}
+
+TraceCounts TraceSimulator::run(const Dataflow &dataflow, const Tiling &tiling) const {
+  return Run(*problem_, dataflow, tiling, inputs_).execute(reference_);
+}
+
+} // namespace dse::trace
