@@ -11,21 +11,6 @@ namespace dse {
 
 namespace {
 
-std::string number(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
-std::string csv_field(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 std::string tiles_text(const Problem &p, const Tiling &t) {
   std::string out;
   for (int d : p.dims)
@@ -44,14 +29,24 @@ std::vector<std::string> einsum_names(const Workload &w) {
   return out;
 }
 
-struct PointDetail {
-  std::map<std::string, double> buffer_words; // per op
-  double utilisation = 0;
-  bool fused = false;
-  std::string dataflow;
-};
+} // namespace
 
-PointDetail detail(const ExploreResult &r, const FrontPoint &point, const Hardware &hw,
+std::string number(double v) {
+  char buf[64];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
+
+std::string csv_field(const std::string &s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+PointDetail point_detail(const ExploreResult &r, const FrontPoint &point, const Hardware &hw,
                    LatencyModel model) {
   PointDetail d;
   for (const MappingPart &part : point.parts) {
@@ -68,8 +63,6 @@ PointDetail detail(const ExploreResult &r, const FrontPoint &point, const Hardwa
   return d;
 }
 
-} // namespace
-
 std::string front_csv(const ExploreResult &result, const Workload &workload, const Hardware &hw,
                       LatencyModel model) {
   const std::vector<std::string> ops = einsum_names(workload);
@@ -80,7 +73,7 @@ std::string front_csv(const ExploreResult &result, const Workload &workload, con
   out << ",macs,pe_utilisation,fused,dataflow\n";
   for (size_t i = 0; i < result.front.size(); ++i) {
     const FrontPoint &p = result.front[i];
-    const PointDetail d = detail(result, p, hw, model);
+    const PointDetail d = point_detail(result, p, hw, model);
     out << i << "," << number(p.objectives.latency_s) << "," << number(p.objectives.energy_pj)
         << "," << number(p.objectives.edp) << "," << number(p.totals.dram_reads) << ","
         << number(p.totals.dram_writes);
@@ -109,7 +102,7 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
   doc["points"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < result.front.size(); ++i) {
     const FrontPoint &p = result.front[i];
-    const PointDetail d = detail(result, p, hw, model);
+    const PointDetail d = point_detail(result, p, hw, model);
     nlohmann::ordered_json j;
     j["point"] = i;
     j["latency_s"] = p.objectives.latency_s;

@@ -23,6 +23,8 @@
 // optional bool (default false). Level 2 (register file, optional) requires capacity_words.
 #include "dse/config/hardware_loader.hpp"
 
+#include "hardware_yaml.hpp"
+
 #include <cmath>
 #include <set>
 
@@ -161,8 +163,8 @@ ComputeArray read_compute(const YamlMap &top) {
 
 } // namespace
 
-Hardware parse_hardware(const std::string &yaml_text, const std::string &file_name) {
-  const YamlMap top(parse_yaml(yaml_text, file_name), file_name, "");
+Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name) {
+  const YamlMap top(root, file_name, "");
   top.allow_only(
       {"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector", "levels"});
   Hardware hw;
@@ -175,6 +177,10 @@ Hardware parse_hardware(const std::string &yaml_text, const std::string &file_na
   hw.array = read_compute(top);
   hw.levels = read_levels(top, hw.word_bytes);
   return hw;
+}
+
+Hardware parse_hardware(const std::string &yaml_text, const std::string &file_name) {
+  return hardware_from_yaml(parse_yaml(yaml_text, file_name), file_name);
 }
 
 Hardware load_hardware(const std::string &path) {

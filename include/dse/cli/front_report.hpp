@@ -2,6 +2,7 @@
 // and the search statistics that --verbose prints.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "dse/ir/hardware.hpp"
@@ -9,6 +10,21 @@
 #include "dse/search/explore.hpp"
 
 namespace dse {
+
+/// What the output shows of a front point beyond its totals.
+struct PointDetail {
+  std::map<std::string, double> buffer_words; // GB words needed, per op
+  double utilisation = 0;
+  bool fused = false;
+  std::string dataflow; // readable loop tree, retention, recompute, spatial mapping and tiles
+};
+
+PointDetail point_detail(const ExploreResult &result, const FrontPoint &point, const Hardware &hw,
+                         LatencyModel model);
+/// Shortest text that reads back as the same double.
+std::string number(double v);
+/// A CSV field, quoted when it holds a comma, quote or newline.
+std::string csv_field(const std::string &s);
 
 std::string front_csv(const ExploreResult &result, const Workload &workload, const Hardware &hw,
                       LatencyModel model);

@@ -1,0 +1,34 @@
+// Hardware parameters addressed by path ("GlobalBuffer.capacity_kib", "pe_array.rows",
+// "clock_ghz"), the sweep axes over them (`--set path=32..16384:x2`), and loading a hardware file
+// with some of them replaced. Swept values pass the same validation as values in the file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+
+namespace dse {
+
+struct ParameterSetting {
+  std::string path;
+  double value = 0;
+};
+
+/// One swept parameter and its values, in the order given.
+struct SweepAxis {
+  std::string path;
+  std::vector<double> values;
+};
+
+/// Parses `path=a,b,c`, `path=a..b:xF` (geometric, F > 1) or `path=a..b:+S` (linear, S > 0).
+/// Ranges include `a` and every step up to `b`. Throws UserError naming the bad part.
+SweepAxis parse_sweep_axis(const std::string &spec);
+
+/// Every combination of the axes' values (last axis fastest).
+std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxis> &axes);
+
+/// Loads the hardware file with `settings` applied; an unknown path is an error naming it.
+Hardware load_hardware_with(const std::string &path, const std::vector<ParameterSetting> &settings);
+
+} // namespace dse

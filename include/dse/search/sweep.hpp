@@ -1,0 +1,50 @@
+// Hardware sweeps: every (configuration, workload) pair explored with one candidate cache, so
+// candidate generation and symbolic pruning run once per workload structure, not per
+// configuration; and the buffer-size curve (lowest DRAM traffic per global-buffer capacity).
+#pragma once
+
+#include <array>
+#include <optional>
+#include <vector>
+
+#include "dse/search/explore.hpp"
+
+namespace dse {
+
+struct SweepCase {
+  const Hardware *hw = nullptr;
+  const Workload *workload = nullptr;
+};
+
+struct SweepOutcome {
+  std::vector<ExploreResult> results; // one per case, in order
+  double seconds = 0;
+};
+
+/// Explores every case with a shared CandidateCache. `progress` sees "case i/n: label".
+SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions &options,
+                       const ProgressReporter &progress = {});
+
+/// The best mapping at one capacity: the one moving the fewest DRAM words (ties: lower latency,
+/// then energy), and the best latency and energy reachable at that capacity.
+struct BufferCurvePoint {
+  double capacity_words = 0;
+  double min_dram_words = 0;
+  double latency_s = 0; // of the min-traffic mapping
+  double energy_pj = 0; // of the min-traffic mapping
+  double best_latency_s = 0;
+  double best_energy_pj = 0;
+  double best_edp = 0;
+  std::optional<double> io_lower_bound; // single-GEMM workloads only
+};
+
+/// Reads a curve point off a front explored over latency, energy and DRAM traffic.
+BufferCurvePoint buffer_curve_point(const ExploreResult &result, const Workload &workload,
+                                    double capacity_words);
+
+/// I/O lower bound of a workload made of one GEMM-like einsum `C[i,j] += A[i,k] * B[k,j]` with
+/// `capacity_words` of buffer: max(MK + KN + MN, 2MNK/sqrt(S) - 2S) (Smith et al.); empty for
+/// other workloads.
+std::optional<double> gemm_io_lower_bound(const Workload &workload, double capacity_words);
+
+} // namespace dse
