@@ -42,6 +42,34 @@ void add_eval(CLI::App &app, dse::EvalArgs &a) {
   cmd->add_option("-o,--output", a.output_path, "output file (default: stdout)");
 }
 
+void add_sweep(CLI::App &app, dse::SweepArgs &a) {
+  CLI::App *cmd = app.add_subcommand("sweep", "explore a grid of hardware configurations");
+  cmd->add_option("--hw", a.hw_paths, "hardware YAML file (repeat to compare several)")->required();
+  cmd->add_option("--workload", a.workload_paths, "workload YAML file (repeatable)")->required();
+  cmd->add_option("--set", a.settings,
+                  "swept parameter: path=a,b,c | path=a..b:xF | path=a..b:+S "
+                  "(e.g. GlobalBuffer.capacity_kib=32..16384:x2, pe_array.rows=16,32)");
+  cmd->add_option("-o,--output", a.output_path,
+                  "fronts CSV; FILE-summary.csv and FILE-buffer-curve.csv are written beside it")
+      ->required();
+  cmd->add_flag("--buffer-curve", a.buffer_curve,
+                "also write the lowest DRAM traffic per global-buffer capacity");
+  cmd->add_option("--within", a.within,
+                  "with --buffer-curve: print the smallest capacity within this percentage of "
+                  "the best (e.g. 5%)");
+  cmd->add_option("--within-objective", a.within_objective, "latency, energy or edp")
+      ->capture_default_str();
+  cmd->add_option("--threads", a.threads, "worker threads (default: every core)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_option("--tiles", a.tiles, "tile menu: divisors, pow2, array or all")
+      ->capture_default_str();
+  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
+      ->capture_default_str();
+  cmd->add_flag("-v,--verbose", a.verbose, "print the sweep time on stderr");
+  cmd->add_flag("--progress", a.progress,
+                "show a progress bar on stderr even when it is not a terminal");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -49,8 +77,10 @@ int main(int argc, char **argv) {
   app.require_subcommand(1);
   dse::ExploreArgs explore;
   dse::EvalArgs eval;
+  dse::SweepArgs sweep;
   add_explore(app, explore);
   add_eval(app, eval);
+  add_sweep(app, sweep);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -59,6 +89,8 @@ int main(int argc, char **argv) {
   try {
     if (app.got_subcommand("explore"))
       return dse::run_explore(explore);
+    if (app.got_subcommand("sweep"))
+      return dse::run_sweep_command(sweep);
     return dse::run_eval(eval);
   } catch (const dse::UserError &e) {
     std::cerr << e.what() << "\n";

@@ -33,7 +33,23 @@ struct EvalArgs {
   std::string output_path;
 };
 
+struct SweepArgs {
+  std::vector<std::string> hw_paths;
+  std::vector<std::string> workload_paths;
+  std::vector<std::string> settings; // --set path=values
+  std::string output_path;
+  bool buffer_curve = false;
+  std::string within;                   // e.g. "5%"
+  std::string within_objective = "latency";
+  int threads = 0;
+  std::string tiles = "divisors";
+  std::string latency_model = "roofline";
+  bool verbose = false;
+  bool progress = false;
+};
+
 int run_explore(const ExploreArgs &args);
+int run_sweep_command(const SweepArgs &args);
 int run_eval(const EvalArgs &args);
 
 LatencyModel parse_latency_model(const std::string &name); // throws UserError
