@@ -1,0 +1,76 @@
+// Sweep axes (`--set path=...`) and hardware files loaded with swept parameters.
+#include <functional>
+#include <gtest/gtest.h>
+
+#include "dse/config/hardware_parameters.hpp"
+#include "dse/support/error.hpp"
+
+namespace dse {
+namespace {
+
+const std::string kHw = std::string(DSE_SOURCE_DIR) + "/hw_configs/sim-1g-1mb-60gbps.yaml";
+
+std::string error_of(const std::function<void()> &f) {
+  try {
+    f();
+  } catch (const UserError &e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(HardwareParametersTest, GeometricLinearAndListAxes) {
+  EXPECT_EQ(parse_sweep_axis("GlobalBuffer.capacity_kib=32..256:x2").values,
+            (std::vector<double>{32, 64, 128, 256}));
+  EXPECT_EQ(parse_sweep_axis("pe_array.rows=8..20:+4").values, (std::vector<double>{8, 12, 16, 20}));
+  const SweepAxis list = parse_sweep_axis("DRAM.bandwidth_gbps=60,128");
+  EXPECT_EQ(list.path, "DRAM.bandwidth_gbps");
+  EXPECT_EQ(list.values, (std::vector<double>{60, 128}));
+}
+
+TEST(HardwareParametersTest, GridIsTheCartesianProductLastAxisFastest) {
+  const auto grid = sweep_grid({parse_sweep_axis("a=1,2"), parse_sweep_axis("b=3,4,5")});
+  ASSERT_EQ(grid.size(), 6u);
+  EXPECT_EQ(grid[1][0].value, 1);
+  EXPECT_EQ(grid[1][1].value, 4);
+  EXPECT_EQ(grid[3][0].value, 2);
+}
+
+TEST(HardwareParametersTest, RangeSyntaxErrorsNameTheProblem) {
+  EXPECT_EQ(error_of([] { parse_sweep_axis("GlobalBuffer.capacity_kib"); }),
+            "error: --set GlobalBuffer.capacity_kib: expected path=values, e.g. "
+            "GlobalBuffer.capacity_kib=32..1024:x2");
+  EXPECT_EQ(error_of([] { parse_sweep_axis("x=32..64:x1"); }),
+            "error: --set x=32..64:x1: a geometric range needs a positive start and a factor "
+            "greater than 1");
+  EXPECT_EQ(error_of([] { parse_sweep_axis("x=32..64"); }),
+            "error: --set x=32..64: a range is 'a..b:xF' or 'a..b:+S'");
+  EXPECT_EQ(error_of([] { parse_sweep_axis("x=64..32:+1"); }),
+            "error: --set x=64..32:+1: the range ends below its start");
+  EXPECT_EQ(error_of([] { parse_sweep_axis("x=1,abc"); }), "error: --set x=1,abc: 'abc' is not a number");
+}
+
+TEST(HardwareParametersTest, SettingsReplaceFieldsOfLevelsAndSections) {
+  const Hardware hw = load_hardware_with(
+      kHw, {{"GlobalBuffer.capacity_kib", 64}, {"pe_array.rows", 16}, {"clock_ghz", 2}});
+  EXPECT_EQ(hw.gb_capacity_words(), 64 * 1024 / 2);
+  EXPECT_EQ(hw.array.rows, 16);
+  EXPECT_EQ(hw.clock_ghz, 2);
+}
+
+TEST(HardwareParametersTest, UnknownPathsAndInvalidValuesFailClearly) {
+  EXPECT_EQ(error_of([] { load_hardware_with(kHw, {{"Cache.capacity_kib", 1}}); }),
+            kHw + ": error: unknown parameter path 'Cache.capacity_kib': no section or level "
+                  "named 'Cache'");
+  EXPECT_EQ(error_of([] { load_hardware_with(kHw, {{"speed", 1}}); }),
+            kHw + ": error: unknown parameter path 'speed': no numeric top-level key of that name");
+  EXPECT_NE(error_of([] { load_hardware_with(kHw, {{"GlobalBuffer.capacity_kib", 0}}); })
+                .find("(with GlobalBuffer.capacity_kib=0)"),
+            std::string::npos);
+  EXPECT_NE(error_of([] { load_hardware_with(kHw, {{"GlobalBuffer.capacty_kib", 4}}); })
+                .find("unknown key 'capacty_kib'"),
+            std::string::npos);
+}
+
+} // namespace
+} // namespace dse
