@@ -70,6 +70,13 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
                 "show a progress bar on stderr even when it is not a terminal");
 }
 
+void add_plot(CLI::App &app, dse::PlotArgs &a) {
+  CLI::App *cmd = app.add_subcommand(
+      "plot", "render fronts, buffer-size curves or sweep summaries (CSV) with gnuplot");
+  cmd->add_option("inputs", a.inputs, "CSV files written by dse explore or dse sweep")->required();
+  cmd->add_option("-o,--output", a.output_path, "image file, .svg or .png")->required();
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -78,7 +85,9 @@ int main(int argc, char **argv) {
   dse::ExploreArgs explore;
   dse::EvalArgs eval;
   dse::SweepArgs sweep;
+  dse::PlotArgs plot;
   add_explore(app, explore);
+  add_plot(app, plot);
   add_eval(app, eval);
   add_sweep(app, sweep);
   try {
@@ -89,6 +98,8 @@ int main(int argc, char **argv) {
   try {
     if (app.got_subcommand("explore"))
       return dse::run_explore(explore);
+    if (app.got_subcommand("plot"))
+      return dse::run_plot(plot);
     if (app.got_subcommand("sweep"))
       return dse::run_sweep_command(sweep);
     return dse::run_eval(eval);

@@ -48,7 +48,13 @@ struct SweepArgs {
   bool progress = false;
 };
 
+struct PlotArgs {
+  std::vector<std::string> inputs; // CSV files written by explore or sweep
+  std::string output_path;         // .svg or .png
+};
+
 int run_explore(const ExploreArgs &args);
+int run_plot(const PlotArgs &args);
 int run_sweep_command(const SweepArgs &args);
 int run_eval(const EvalArgs &args);
 
