@@ -1,5 +1,6 @@
 // `dse sweep`: explores every hardware configuration of a grid (and every --hw file) for every
 // workload; writes the fronts, a per-configuration summary and, on request, the buffer-size curve.
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "dse/cli/commands.hpp"
 #include "dse/cli/front_report.hpp"
 #include "dse/cli/output_file.hpp"
+#include "dse/cli/process_group.hpp"
 #include "dse/cli/progress_bar.hpp"
 #include "dse/config/hardware_parameters.hpp"
 #include "dse/config/workload_loader.hpp"
@@ -130,69 +132,174 @@ double curve_objective(const BufferCurvePoint &p, const std::string &objective) 
   throw UserError("--within-objective takes latency, energy or edp, got '" + objective + "'");
 }
 
-/// Curve CSV rows and the answer to "smallest capacity within X% of the best", per group of
-/// configurations that differ only in capacity.
+/// What one case contributes to the output files; exchanged between ranks as text.
+struct CaseOutput {
+  std::string fronts;
+  std::string summary;
+  BufferCurvePoint curve;
+};
+
+constexpr char kField = '\x1f';
+constexpr char kRecord = '\x1e';
+
+std::vector<std::string> split(const std::string &s, char sep) {
+  std::vector<std::string> out(1);
+  for (char c : s)
+    if (c == sep)
+      out.emplace_back();
+    else
+      out.back() += c;
+  return out;
+}
+
+std::string encode(size_t index, const CaseOutput &o) {
+  const BufferCurvePoint &p = o.curve;
+  std::string out = std::to_string(index) + kField + o.fronts + kField + o.summary;
+  for (double v : {p.capacity_words, p.min_dram_words, p.latency_s, p.energy_pj, p.best_latency_s,
+                   p.best_energy_pj, p.best_edp})
+    out += kField + number(v);
+  return out + kField + (p.io_lower_bound ? number(*p.io_lower_bound) : "") + kRecord;
+}
+
+void decode(const std::string &record, std::vector<CaseOutput> &outputs) {
+  const std::vector<std::string> f = split(record, kField);
+  CaseOutput &o = outputs.at(std::stoul(f.at(0)));
+  o.fronts = f.at(1);
+  o.summary = f.at(2);
+  double *values[] = {&o.curve.capacity_words, &o.curve.min_dram_words, &o.curve.latency_s,
+                      &o.curve.energy_pj,      &o.curve.best_latency_s, &o.curve.best_energy_pj,
+                      &o.curve.best_edp};
+  for (size_t i = 0; i < 7; ++i)
+    *values[i] = std::stod(f.at(3 + i));
+  if (!f.at(10).empty())
+    o.curve.io_lower_bound = std::stod(f.at(10));
+}
+
+/// Curve CSV rows and the answer to "smallest capacity within X% of the best", per curve: the
+/// cases with the same hw file, workload and non-capacity settings, by capacity.
 std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &axes,
                           const std::vector<Configuration> &configs,
-                          const std::vector<Workload> &workloads, const SweepOutcome &outcome,
-                          int cap_axis, std::string &answers) {
-  // Curves: cases with the same hw file, workload and non-capacity settings, by capacity.
-  std::map<std::string, std::vector<std::pair<BufferCurvePoint, size_t>>> by_curve;
+                          const std::vector<Workload> &workloads,
+                          const std::vector<CaseOutput> &outputs, int cap_axis,
+                          std::string &answers) {
+  std::map<std::string, std::vector<size_t>> curves;
   for (size_t c = 0; c < configs.size(); ++c)
     for (size_t w = 0; w < workloads.size(); ++w) {
       std::string key = configs[c].hw_file + "|" + std::to_string(w);
       for (size_t a = 0; a < axes.size(); ++a)
         if (static_cast<int>(a) != cap_axis)
           key += "|" + number(configs[c].settings[a].value);
-      const size_t index = c * workloads.size() + w;
-      const double capacity = static_cast<double>(configs[c].hw.gb_capacity_words());
-      by_curve[key].push_back(
-          {buffer_curve_point(outcome.results[index], workloads[w], capacity), index});
+      curves[key].push_back(c * workloads.size() + w);
     }
   const double within = args.within.empty() ? -1 : parse_percentage(args.within);
   std::string rows;
-  for (auto &[key, points] : by_curve) {
-    std::sort(points.begin(), points.end(), [](const auto &a, const auto &b) {
-      return a.first.capacity_words < b.first.capacity_words;
+  for (auto &[key, cases] : curves) {
+    std::stable_sort(cases.begin(), cases.end(), [&](size_t a, size_t b) {
+      return outputs[a].curve.capacity_words < outputs[b].curve.capacity_words;
     });
-    const size_t first_case = points.front().second;
-    const Workload &w = workloads[first_case % workloads.size()];
+    const Workload &w = workloads[cases.front() % workloads.size()];
     double best = std::numeric_limits<double>::infinity();
-    for (const auto &[p, index] : points) {
-      const Configuration &c = configs[index / workloads.size()];
-      rows += config_values(c) + "," + csv_field(w.name) + "," + number(p.capacity_words) + "," +
-              number(p.min_dram_words) + "," + number(p.latency_s) + "," + number(p.energy_pj) +
-              "," + number(p.best_latency_s) + "," + number(p.best_energy_pj) + "," +
-              number(p.best_edp) + "," + (p.io_lower_bound ? number(*p.io_lower_bound) : "") + "," +
+    for (size_t index : cases) {
+      const BufferCurvePoint &p = outputs[index].curve;
+      rows += config_values(configs[index / workloads.size()]) + "," + csv_field(w.name) + "," +
+              number(p.capacity_words) + "," + number(p.min_dram_words) + "," +
+              number(p.latency_s) + "," + number(p.energy_pj) + "," + number(p.best_latency_s) +
+              "," + number(p.best_energy_pj) + "," + number(p.best_edp) + "," +
+              (p.io_lower_bound ? number(*p.io_lower_bound) : "") + "," +
               (p.io_lower_bound ? number(p.min_dram_words / *p.io_lower_bound) : "") + "\n";
       best = std::min(best, curve_objective(p, args.within_objective));
     }
     if (within < 0)
       continue;
-    for (const auto &[p, index] : points)
-      if (curve_objective(p, args.within_objective) <= best * (1 + within / 100)) {
-        answers += "workload " + w.name + " on " + configs[index / workloads.size()].hw.name +
-                   ": smallest global buffer within " + number(within) + "% of the best " +
-                   args.within_objective + " is " + number(p.capacity_words) + " words (" +
-                   number(p.capacity_words * static_cast<double>(configs[index / workloads.size()].hw.word_bytes) / 1024) +
-                   " KiB)\n";
-        break;
-      }
+    for (size_t index : cases) {
+      const BufferCurvePoint &p = outputs[index].curve;
+      if (curve_objective(p, args.within_objective) > best * (1 + within / 100))
+        continue;
+      const Hardware &hw = configs[index / workloads.size()].hw;
+      answers += "workload " + w.name + " on " + hw.name + ": smallest global buffer within " +
+                 number(within) + "% of the best " + args.within_objective + " is " +
+                 number(p.capacity_words) + " words (" +
+                 number(p.capacity_words * static_cast<double>(hw.word_bytes) / 1024) + " KiB)\n";
+      break;
+    }
   }
   return rows;
 }
 
-} // namespace
-
-int run_sweep_command(const SweepArgs &args) {
-  if (args.output_path.empty())
-    throw UserError("dse sweep needs -o FILE.csv (the summary and curve files are written beside it)");
+SearchOptions sweep_options(const SweepArgs &args) {
   SearchOptions options;
   options.menu = parse_tile_menu(args.tiles);
   options.latency_model = parse_latency_model(args.latency_model);
   options.threads = args.threads;
   if (args.buffer_curve)
     options.objectives = {Objective::Latency, Objective::Energy, Objective::Dram};
+  return options;
+}
+
+/// Runs the cases this rank owns (every size-th, from its rank) and encodes their outputs; a
+/// user error is encoded as the failing case's index and message.
+std::string run_own_cases(const std::vector<SweepCase> &cases, const std::vector<Configuration> &configs,
+                          const SearchOptions &options, const ProcessGroup &group, bool show_progress) {
+  std::vector<SweepCase> mine;
+  std::vector<size_t> index;
+  for (size_t i = static_cast<size_t>(group.rank()); i < cases.size();
+       i += static_cast<size_t>(group.size())) {
+    mine.push_back(cases[i]);
+    index.push_back(i);
+  }
+  SweepOutcome outcome;
+  try {
+    ProgressBar bar(show_progress && group.rank() == 0);
+    outcome = run_sweep(mine, options, [&bar](const std::string &label, std::uint64_t done,
+                                              std::uint64_t total) { bar.update(label, done, total); });
+  } catch (const UserError &e) {
+    // run_sweep stops at its first failing case: the one after the last finished result.
+    const SourceLocation &at = e.where();
+    return "E" + std::to_string(index[outcome.results.size()]) + kField + at.file + kField +
+           std::to_string(at.line) + kField + std::to_string(at.column) + kField + e.message();
+  }
+  std::string out;
+  const size_t per_config = cases.size() / configs.size();
+  for (size_t k = 0; k < mine.size(); ++k) {
+    const Configuration &c = configs[index[k] / per_config];
+    const ExploreResult &r = outcome.results[k];
+    const std::string prefix = config_values(c) + "," + csv_field(mine[k].workload->name);
+    CaseOutput o{front_rows(prefix, r, c.hw, options.latency_model),
+                 prefix + "," + summary_row(r, c.hw, options.latency_model) + "\n",
+                 buffer_curve_point(r, *mine[k].workload,
+                                    static_cast<double>(c.hw.gb_capacity_words()))};
+    out += encode(index[k], o);
+  }
+  return out;
+}
+
+/// Rank 0: every case's output in case order, or the error of the lowest failing case.
+std::vector<CaseOutput> collect(const std::vector<std::string> &payloads, size_t cases) {
+  std::vector<CaseOutput> outputs(cases);
+  std::vector<std::string> error;
+  size_t error_case = cases;
+  for (const std::string &payload : payloads) {
+    if (!payload.empty() && payload[0] == 'E') {
+      std::vector<std::string> f = split(payload.substr(1), kField);
+      if (std::stoul(f[0]) < error_case) {
+        error_case = std::stoul(f[0]);
+        error = std::move(f);
+      }
+      continue;
+    }
+    for (const std::string &record : split(payload, kRecord))
+      if (!record.empty())
+        decode(record, outputs);
+  }
+  if (error_case < cases)
+    throw UserError(SourceLocation{error[1], std::stoi(error[2]), std::stoi(error[3])}, error[4]);
+  return outputs;
+}
+
+int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
+  if (args.output_path.empty())
+    throw UserError("dse sweep needs -o FILE.csv (the summary and curve files are written beside it)");
+  const SearchOptions options = sweep_options(args);
   std::vector<SweepAxis> axes;
   for (const std::string &spec : args.settings)
     axes.push_back(parse_sweep_axis(spec));
@@ -211,40 +318,54 @@ int run_sweep_command(const SweepArgs &args) {
   for (const Configuration &c : configs)
     for (const Workload &w : workloads)
       cases.push_back({&c.hw, &w});
-  SweepOutcome outcome;
-  {
-    ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());
-    outcome = run_sweep(cases, options, [&bar](const std::string &label, std::uint64_t done,
-                                               std::uint64_t total) { bar.update(label, done, total); });
-  }
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<std::string> payloads = group.gather(run_own_cases(
+      cases, configs, options, group, args.progress || ProgressBar::stderr_is_terminal()));
+  if (group.rank() != 0)
+    return 0;
+  const std::vector<CaseOutput> outputs = collect(payloads, cases.size());
+
   const std::string header = config_header(axes) + ",workload";
   std::string fronts = header + ",point,latency_s,energy_pj,edp_pj_s,dram_read_words,"
                                 "dram_write_words,gb_words,macs,pe_utilisation,fused,dataflow\n";
   std::string summary = header + ",best_latency_s,best_latency_energy_pj,best_latency_dataflow,"
                                  "best_energy_pj,best_energy_latency_s,best_energy_dataflow,"
                                  "best_edp_pj_s,best_edp_dataflow\n";
-  for (size_t c = 0; c < configs.size(); ++c)
-    for (size_t w = 0; w < workloads.size(); ++w) {
-      const ExploreResult &r = outcome.results[c * workloads.size() + w];
-      const std::string prefix = config_values(configs[c]) + "," + csv_field(workloads[w].name);
-      fronts += front_rows(prefix, r, configs[c].hw, options.latency_model);
-      summary += prefix + "," + summary_row(r, configs[c].hw, options.latency_model) + "\n";
-    }
+  for (const CaseOutput &o : outputs) {
+    fronts += o.fronts;
+    summary += o.summary;
+  }
   std::string answers;
-  std::string curve;
-  if (args.buffer_curve)
-    curve = header + ",capacity_words,min_dram_words,latency_s,energy_pj,best_latency_s,"
+  const std::string curve =
+      args.buffer_curve
+          ? header + ",capacity_words,min_dram_words,latency_s,energy_pj,best_latency_s,"
                      "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound\n" +
-            buffer_curves(args, axes, configs, workloads, outcome, cap_axis, answers);
+                buffer_curves(args, axes, configs, workloads, outputs, cap_axis, answers)
+          : "";
   write_output(args.output_path, fronts);
   write_output(output_beside(args.output_path, "-summary.csv"), summary);
   if (args.buffer_curve)
     write_output(output_beside(args.output_path, "-buffer-curve.csv"), curve);
   if (args.verbose)
     std::cerr << cases.size() << " cases (" << configs.size() << " configurations x "
-              << workloads.size() << " workloads) in " << number(outcome.seconds) << " s\n";
+              << workloads.size() << " workloads) on " << group.size() << " process(es) in "
+              << number(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+              << " s\n";
   std::cout << answers;
   return 0;
+}
+
+} // namespace
+
+int run_sweep_command(const SweepArgs &args) {
+  ProcessGroup group;
+  try {
+    return run_sweep_on(args, group);
+  } catch (const UserError &) {
+    if (group.rank() != 0)
+      return 1; // rank 0 reports it
+    throw;
+  }
 }
 
 } // namespace dse

@@ -59,6 +59,15 @@ YAML::Node section(YAML::Node &root, const std::string &head) {
   return YAML::Node(YAML::NodeType::Undefined);
 }
 
+/// Assigns a number as a plain (untagged) scalar: integral values as integers.
+void set_number(YAML::Node node, double v) {
+  if (v == std::floor(v) && std::abs(v) < 9e15)
+    node = static_cast<long long>(v);
+  else
+    node = v;
+  node.SetTag("?"); // what the parser gives an unquoted scalar
+}
+
 std::string scalar_text(double v) {
   std::ostringstream out;
   out.precision(17);
@@ -72,7 +81,7 @@ void apply(YAML::Node &root, const ParameterSetting &s, const std::string &file)
     if (!root[s.path] || !root[s.path].IsScalar())
       throw UserError(SourceLocation{file, 0, 0},
                       "unknown parameter path '" + s.path + "': no numeric top-level key of that name");
-    root[s.path] = scalar_text(s.value);
+    set_number(root[s.path], s.value);
     return;
   }
   const std::string head = s.path.substr(0, dot);
@@ -80,7 +89,11 @@ void apply(YAML::Node &root, const ParameterSetting &s, const std::string &file)
   if (!node.IsDefined())
     throw UserError(SourceLocation{file, 0, 0},
                     "unknown parameter path '" + s.path + "': no section or level named '" + head + "'");
-  node[s.path.substr(dot + 1)] = scalar_text(s.value);
+  const std::string field = s.path.substr(dot + 1);
+  // A capacity may be given in KiB or in words: setting one replaces the other.
+  if (field == "capacity_kib" || field == "capacity_words")
+    node.remove(field == "capacity_kib" ? "capacity_words" : "capacity_kib");
+  set_number(node[field], s.value);
 }
 
 } // namespace

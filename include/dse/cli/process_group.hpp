@@ -1,0 +1,28 @@
+// The processes a command runs on: the MPI world when dse is built with MPI (and started with
+// mpirun), otherwise this process alone. Used by `dse sweep` to split cases across ranks.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace dse {
+
+class ProcessGroup {
+public:
+  ProcessGroup();
+  ~ProcessGroup();
+  ProcessGroup(const ProcessGroup &) = delete;
+  ProcessGroup &operator=(const ProcessGroup &) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  /// On rank 0: every rank's `mine`, in rank order. On other ranks: empty.
+  std::vector<std::string> gather(const std::string &mine) const;
+
+private:
+  int rank_ = 0;
+  int size_ = 1;
+  bool initialised_here_ = false;
+};
+
+} // namespace dse
