@@ -81,7 +81,8 @@ bool ParetoFront::dominates(const Key &a, std::uint64_t a_candidate, std::uint64
       return false;
     equal = equal && a[i] == b[i];
   }
-  return !equal || std::tie(a_candidate, a_tiling) < std::tie(b_candidate, b_tiling);
+  // Equal objectives: the lower ids win, and a point equal to one already kept is a duplicate.
+  return !equal || std::tie(a_candidate, a_tiling) <= std::tie(b_candidate, b_tiling);
 }
 
 bool ParetoFront::admits(const Key &key, std::uint64_t candidate, std::uint64_t tiling) const {
@@ -127,6 +128,8 @@ bool ParetoFront::insert_nd(const ParetoPoint &p) {
 }
 
 void ParetoFront::merge(const ParetoFront &other) {
+  if (&other == this)
+    return;
   for (const ParetoPoint &p : other.points_)
     insert(p);
 }
