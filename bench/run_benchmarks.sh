@@ -5,7 +5,7 @@
 # Usage: bench/run_benchmarks.sh [build-dir]
 set -eu
 build=${1:-build}
-bench="$build/bench/dse_bench"
+bench="$build/bench/dse_search_bench"
 [ -x "$bench" ] || { echo "error: $bench not found; build with -DDSE_BUILD_BENCH=ON" >&2; exit 1; }
 for w in gpt3-6.7b-attention-s2048 gpt3-6.7b-attention-s131072 ffn-2048x768x3072x768 conv-chain-112; do
   "$bench" --benchmark_filter="/$w/" 2>/dev/null | tail -n 2 | { [ "$w" = gpt3-6.7b-attention-s2048 ] && cat || tail -n 1; }
