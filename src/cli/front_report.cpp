@@ -1,6 +1,8 @@
 // Front output: CSV (one row per point), JSON (points with per-segment detail), mapping YAML.
 #include "dse/cli/front_report.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -69,7 +71,7 @@ std::string front_csv(const ExploreResult &result, const Workload &workload, con
   std::ostringstream out;
   out << "point,latency_s,energy_pj,edp_pj_s,dram_read_words,dram_write_words";
   for (const std::string &op : ops)
-    out << ",gb_words_" << op;
+    out << "," << csv_field("gb_words_" + op);
   out << ",macs,pe_utilisation,fused,dataflow\n";
   for (size_t i = 0; i < result.front.size(); ++i) {
     const FrontPoint &p = result.front[i];
@@ -120,11 +122,26 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
   return doc.dump(2) + "\n";
 }
 
+/// A name as a YAML flow scalar: bare when it is an identifier, else double-quoted.
+std::string yaml_name(const std::string &name) {
+  const bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                    std::all_of(name.begin(), name.end(), [](char c) {
+                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
+                             c == '.';
+                    });
+  if (bare)
+    return name;
+  std::string out = "\"";
+  for (char c : name)
+    out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return out + "\"";
+}
+
 std::string mapping_yaml(const ExploreResult &result, const Workload &workload, size_t index) {
   const FrontPoint &point = result.front.at(index);
   std::ostringstream out;
   out << "# front point " << index << " of workload '" << workload.name << "'\n";
-  out << "workload: " << workload.name << "\nsegments:\n";
+  out << "workload: " << yaml_name(workload.name) << "\nsegments:\n";
   auto names = [](const Problem &p, const std::vector<int> &dims) {
     std::string s;
     for (int d : dims)
@@ -136,20 +153,21 @@ std::string mapping_yaml(const ExploreResult &result, const Workload &workload, 
     const Dataflow &df = part.candidate.dataflow;
     out << "  - ops: [";
     for (size_t o = 0; o < p.ops.size(); ++o)
-      out << (o ? ", " : "") << p.op(static_cast<int>(o)).name;
+      out << (o ? ", " : "") << yaml_name(p.op(static_cast<int>(o)).name);
     out << "]\n";
     if (p.fused())
       out << "    prefix: " << names(p, df.prefix) << "\n";
     out << "    loops: {";
     for (size_t o = 0; o < p.ops.size(); ++o)
-      out << (o ? ", " : "") << p.op(static_cast<int>(o)).name << ": " << names(p, df.subnests[o]);
+      out << (o ? ", " : "") << yaml_name(p.op(static_cast<int>(o)).name) << ": "
+          << names(p, df.subnests[o]);
     out << "}\n    retention: {";
     for (size_t t = 0; t < p.tensors.size(); ++t)
       out << (t ? ", " : "") << p.tensors[t].name << ": " << df.retention[t];
     out << "}\n    spatial: {";
     for (size_t o = 0; o < p.ops.size(); ++o) {
       const SpatialMapping &s = part.candidate.spatial[o];
-      out << (o ? ", " : "") << p.op(static_cast<int>(o)).name << ": ["
+      out << (o ? ", " : "") << yaml_name(p.op(static_cast<int>(o)).name) << ": ["
           << (s.row_dim < 0 ? "'-'" : p.dim_name(s.row_dim)) << ", "
           << (s.col_dim < 0 ? "'-'" : p.dim_name(s.col_dim)) << "]";
     }

@@ -22,6 +22,9 @@ public:
     for (const ParsedAccess &in : parsed.inputs) {
       if (in.tensor == parsed.output.tensor)
         fail(in.offset, "op '" + op_name_ + "' reads its own output '" + in.tensor + "'");
+      if (&in != &parsed.inputs.front() && in.tensor == parsed.inputs.front().tensor)
+        fail(in.offset, "op '" + op_name_ + "' reads tensor '" + in.tensor +
+                            "' twice; give each operand its own name");
       einsum.inputs.push_back(access(in));
     }
     check_output_dims_are_read(einsum, parsed.output);

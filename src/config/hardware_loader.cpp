@@ -38,9 +38,21 @@ constexpr std::int64_t kMaxArraySide = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxCores = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxWordBytes = 16;
 
+/// Energies are summed over up to ~1e18 accesses: beyond a millijoule per access, a total
+/// could overflow, and no real memory or MAC costs that much.
+constexpr double kMaxEnergyPj = 1e9;
+
+double read_energy(const YamlMap &m, std::string_view key) {
+  const double pj = m.number(key, Bound::NonNegative);
+  if (pj > kMaxEnergyPj)
+    m.fail(m.required(key), std::string(key) + " must be at most 1e9 pJ per access, got " +
+                                m.required(key).Scalar());
+  return pj;
+}
+
 void read_energies(const YamlMap &m, MemoryLevel &level) {
-  level.read_energy_pj = m.number("read_energy_pj", Bound::NonNegative);
-  level.write_energy_pj = m.number("write_energy_pj", Bound::NonNegative);
+  level.read_energy_pj = read_energy(m, "read_energy_pj");
+  level.write_energy_pj = read_energy(m, "write_energy_pj");
 }
 
 MemoryLevel read_dram(const YamlMap &m) {
@@ -135,7 +147,7 @@ ComputeArray read_pe_array(const YamlMap &m) {
   ComputeArray array;
   array.rows = m.integer("rows", 1, kMaxArraySide);
   array.cols = m.integer("cols", 1, kMaxArraySide);
-  array.mac_energy_pj = m.number("mac_energy_pj", Bound::NonNegative);
+  array.mac_energy_pj = read_energy(m, "mac_energy_pj");
   return array;
 }
 
@@ -144,7 +156,7 @@ ComputeArray read_vector(const YamlMap &m) {
   ComputeArray array;
   array.cols = m.integer("lanes", 1, kMaxArraySide);
   array.rows = m.integer("fma_units", 1, kMaxArraySide);
-  array.mac_energy_pj = m.number("fma_energy_pj", Bound::NonNegative);
+  array.mac_energy_pj = read_energy(m, "fma_energy_pj");
   array.is_vector = true;
   return array;
 }

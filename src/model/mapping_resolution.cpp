@@ -85,11 +85,12 @@ std::vector<SpatialMapping> segment_spatial(const Problem &p, const MappingSegme
     const auto o = static_cast<size_t>(op_index(p, op, pair.first.where));
     out[o] = {dim_or_none(pair.first), dim_or_none(pair.second)};
     given[o] = true;
-    for (int d : {out[o].row_dim, out[o].col_dim})
+    for (const auto &[d, name] : {std::pair{out[o].row_dim, &pair.first},
+                                  std::pair{out[o].col_dim, &pair.second}})
       if (d >= 0 && std::find(p.ops[o].tiled_dims.begin(), p.ops[o].tiled_dims.end(), d) ==
                         p.ops[o].tiled_dims.end())
-        throw UserError(pair.first.where, "spatial dimension '" + p.dim_name(d) +
-                                              "' is not a tiled dimension of op '" + op + "'");
+        throw UserError(name->where, "spatial dimension '" + p.dim_name(d) +
+                                         "' is not a tiled dimension of op '" + op + "'");
   }
   for (size_t o = 0; o < p.ops.size(); ++o)
     if (!given[o])

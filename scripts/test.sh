@@ -1,0 +1,34 @@
+#!/bin/sh
+# Builds dse and runs the whole test suite twice: a release build (build/), then an
+# AddressSanitizer + UndefinedBehaviorSanitizer build (build-sanitize/). On Debian 12, as root,
+# missing build dependencies are installed first. Usage: scripts/test.sh (from anywhere).
+set -eu
+cd "$(dirname "$0")/.."
+
+packages="g++ cmake ninja-build libeigen3-dev libtbb-dev libcli11-dev libyaml-cpp-dev
+  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox"
+
+some_package_missing() {
+  for p in $packages; do
+    [ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] || return 0
+  done
+  return 1
+}
+
+if command -v dpkg-query >/dev/null && some_package_missing; then
+  apt-get update
+  # shellcheck disable=SC2086 # one word per package
+  apt-get install -y $packages
+fi
+
+echo "== release build and tests"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDSE_BUILD_TESTS=ON
+cmake --build build -j 2
+ctest --test-dir build --output-on-failure -j 2
+
+echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
+# Without MPI: LeakSanitizer reports OpenMPI's own start-up allocations as leaks.
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Release -DDSE_BUILD_TESTS=ON \
+  -DDSE_SANITIZE=ON -DDSE_BUILD_BENCH=OFF -DDSE_MPI=OFF
+cmake --build build-sanitize -j 2
+UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-sanitize --output-on-failure -j 2

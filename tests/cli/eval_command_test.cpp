@@ -1,0 +1,145 @@
+// End-to-end tests of `dse eval`: a small fused attention mapping whose breakdown is checked
+// against numbers worked out by hand from the cost model, as JSON and as text.
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_fixture.hpp"
+
+namespace dse::testing {
+namespace {
+
+// 32x32 PEs at 1 GHz, 16-bit words, 60 GB/s DRAM, 64 words/cycle GB.
+const std::string kHardware = R"(name: hand
+clock_ghz: 1.0
+word_bytes: 2
+pe_array: {rows: 32, cols: 32, mac_energy_pj: 1.5}
+levels:
+  - {name: DRAM, bandwidth_gbps: 60, read_energy_pj: 320.0, write_energy_pj: 320.0}
+  - {name: GlobalBuffer, capacity_kib: 1024, bandwidth_words_per_cycle: 64,
+     read_energy_pj: 25.0, write_energy_pj: 25.0}
+  - {name: RegFile, capacity_words: 64, read_energy_pj: 1.5, write_energy_pj: 1.5}
+)";
+
+const std::string kWorkload = R"(name: attention
+dims: {h: 2, m: 16, n: 16, k: 8, l: 8}
+ops:
+  - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}
+  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}
+  - {name: pv, einsum: "O[h,m,l] += P[h,m,n] * V[h,n,l]"}
+)";
+
+// Fused under a prefix over h (2 trips); every other dimension is one whole tile.
+const std::string kMapping = R"(segments:
+  - ops: [qk, pv]
+    prefix: [h]
+    loops: {qk: [n, k, m], pv: [m, l, n]}
+    retention: {Q: 4, K: 3, S: 1, V: 4, O: 3}
+    spatial: {qk: [m, n], pv: [m, n]}
+    tiles: {h: 1, m: 16, n: 16, k: 8, l: 8}
+)";
+
+class EvalCommand : public CliTest {
+protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    write("hw.yaml", kHardware);
+    write("w.yaml", kWorkload);
+    write("m.yaml", kMapping);
+  }
+  std::vector<std::string> eval(const std::vector<std::string> &extra) const {
+    std::vector<std::string> args{"eval",   "--hw",      "hw.yaml", "--workload",
+                                  "w.yaml", "--mapping", "m.yaml"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+};
+
+TEST_F(EvalCommand, TensorTrafficMatchesHandComputation) {
+  const nlohmann::json doc = nlohmann::json::parse(run_ok(eval({"--json"})).out);
+  EXPECT_EQ(doc.at("workload"), "attention");
+  EXPECT_EQ(doc.at("hardware"), "hand");
+  ASSERT_EQ(doc.at("segments").size(), 1u);
+  const nlohmann::json &seg = doc.at("segments")[0];
+  EXPECT_EQ(seg.at("dataflow"), "fused prefix[h] | qk: n k m | pv: m l n | keep Q@4 K@3 S@1 V@4 "
+                                "O@3 | spatial qk(m,n) pv(m,n)");
+  // Each input tile (one h slice, 128 words) is loaded once per h trip; S stays on chip whole
+  // per h slice (16 x 16); O is written once.
+  const nlohmann::json expected = nlohmann::json::parse(R"([
+    {"name": "Q", "role": "input", "retention_depth": 4, "footprint_words": 128.0,
+     "dram_reads": 256.0, "dram_writes": 0.0},
+    {"name": "K", "role": "input", "retention_depth": 3, "footprint_words": 128.0,
+     "dram_reads": 256.0, "dram_writes": 0.0},
+    {"name": "S", "role": "intermediate", "retention_depth": 1, "footprint_words": 256.0,
+     "dram_reads": 0.0, "dram_writes": 0.0},
+    {"name": "V", "role": "input", "retention_depth": 4, "footprint_words": 128.0,
+     "dram_reads": 256.0, "dram_writes": 0.0},
+    {"name": "O", "role": "output", "retention_depth": 3, "footprint_words": 128.0,
+     "dram_reads": 0.0, "dram_writes": 256.0}])");
+  EXPECT_EQ(seg.at("tensors"), expected);
+  // 2*16*16*8 MACs per op; 16x16 of the 32x32 array busy: 8 k steps x 2 h trips = 16 cycles.
+  for (const nlohmann::json &op : seg.at("operators")) {
+    EXPECT_EQ(op.at("macs"), 4096.0);
+    EXPECT_EQ(op.at("cycles"), 16.0);
+    EXPECT_EQ(op.at("utilisation"), 0.25);
+    EXPECT_EQ(op.at("gb_words"), 512.0); // Q, K tiles + whole S slice (qk); S + V + O (pv)
+  }
+  // Softmax: 4 ops per element of S (512) plus one online rescale of O (256) per n tile.
+  EXPECT_EQ(seg.at("vector_ops"), 4.0 * 512 + 256);
+  EXPECT_EQ(seg.at("softmax_pass_words"), 0.0);
+}
+
+TEST_F(EvalCommand, EnergyAndLatencyMatchHandComputation) {
+  const nlohmann::json doc = nlohmann::json::parse(run_ok(eval({"--json"})).out);
+  const nlohmann::json &seg = doc.at("segments")[0];
+  const nlohmann::json &energy = seg.at("energy_pj");
+  EXPECT_EQ(energy.at("mac"), 1.5 * 8192);
+  EXPECT_EQ(energy.at("vector"), 1.5 * 2304);
+  EXPECT_EQ(energy.at("dram"), 320.0 * (768 + 256));
+  // DRAM reads are written into the GB, writes read from it; GB<->PE reads 1536, writes 768.
+  EXPECT_EQ(energy.at("global_buffer"), 25.0 * (768 + 768) + 25.0 * (256 + 1536));
+  EXPECT_EQ(energy.at("register_file"), (2 * 1.5 + 1.5) * 8192); // 2 reads + 1 write per MAC
+  const double total = 12288.0 + 3456 + 327680 + 83200 + 36864;
+  EXPECT_EQ(energy.at("total"), total);
+  const nlohmann::json &cycles = seg.at("latency_cycles");
+  EXPECT_EQ(cycles.at("compute"), 32.0 + 2304.0 / 1024); // MAC cycles + vector work
+  EXPECT_TRUE(near_relative(cycles.at("dram").get<double>(), 1024.0 * 2 / 60, 1e-12));
+  EXPECT_EQ(cycles.at("global_buffer"), (1536.0 + 768) / 64);
+  EXPECT_EQ(cycles.at("bound"), "gb");
+  EXPECT_TRUE(near_relative(seg.at("latency_s").get<double>(), 36e-9, 1e-12));
+  const nlohmann::json &sum = doc.at("total");
+  EXPECT_TRUE(near_relative(sum.at("latency_s").get<double>(), 36e-9, 1e-12));
+  EXPECT_EQ(sum.at("energy_pj"), total);
+  EXPECT_TRUE(near_relative(sum.at("edp_pj_s").get<double>(), 36e-9 * total, 1e-12));
+  EXPECT_EQ(sum.at("dram_words"), 1024.0);
+  EXPECT_EQ(sum.at("gb_words"), 512.0);
+}
+
+TEST_F(EvalCommand, SequentialLatencyAddsTheParts) {
+  const nlohmann::json doc =
+      nlohmann::json::parse(run_ok(eval({"--json", "--latency-model", "sequential"})).out);
+  const double cycles = 34.25 + 1024.0 * 2 / 60 + 36;
+  EXPECT_TRUE(near_relative(doc.at("total").at("latency_s").get<double>(), cycles * 1e-9, 1e-12));
+}
+
+TEST_F(EvalCommand, TextReportShowsTheBreakdown) {
+  const std::string text = run_ok(eval({})).out;
+  for (const char *line :
+       {"segment: fused prefix[h] | qk: n k m | pv: m l n | keep Q@4 K@3 S@1 V@4 O@3 | spatial "
+        "qk(m,n) pv(m,n)\n",
+        "  S               intermediate     1          256              0              0\n",
+        "  energy (pJ): mac 12288, vector 3456, dram 327680, global buffer 83200, register file "
+        "36864; total 463488\n",
+        "; bound by gb; 3.6e-08 s\n",
+        "total: latency 3.6e-08 s, energy 463488 pJ, EDP 0.0166856 pJ*s, DRAM 1024 words, GB need "
+        "512 words\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "in:\n" << text;
+}
+
+TEST_F(EvalCommand, OutputFileHoldsWhatStdoutShows) {
+  const RunResult to_stdout = run_ok(eval({"--json"}));
+  const RunResult to_file = run_ok(eval({"--json", "-o", "report.json"}));
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_EQ(read("report.json"), to_stdout.out);
+}
+
+} // namespace
+} // namespace dse::testing

@@ -1,0 +1,242 @@
+// End-to-end tests of `dse explore`: the front CSV and JSON, determinism across thread counts,
+// objectives, tile menus and --verbose.
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli/cli_fixture.hpp"
+
+namespace dse::testing {
+namespace {
+
+const std::string kHw = repo_file("hw_configs/sim-1g-1mb-60gbps.yaml");
+const std::string kGemm = repo_file("workloads/gemm-small-64.yaml");
+const std::string kFfn = repo_file("workloads/ffn-2048x768x3072x768.yaml");
+
+constexpr double kFfnMacs = 2.0 * 2048 * 768 * 3072; // both GEMMs, no recompute
+
+using ExploreCommand = CliTest;
+
+/// Every field count matches the header, and `point` counts rows from 0.
+void expect_well_formed(const Csv &csv) {
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    EXPECT_EQ(csv.rows[i].size(), csv.header.size()) << "row " << i;
+    EXPECT_EQ(csv.text(i, "point"), std::to_string(i));
+    EXPECT_TRUE(near_relative(csv.number(i, "edp_pj_s"),
+                              csv.number(i, "latency_s") * csv.number(i, "energy_pj"), 1e-12));
+    const std::string fused = csv.text(i, "fused");
+    EXPECT_TRUE(fused == "yes" || fused == "no") << fused;
+    const double utilisation = csv.number(i, "pe_utilisation");
+    EXPECT_GT(utilisation, 0.0);
+    EXPECT_LE(utilisation, 1.0);
+  }
+}
+
+/// The largest per-operator GB need of a row: the `buffer` objective.
+double buffer_words(const Csv &csv, size_t row) {
+  double words = 0;
+  for (size_t c = 0; c < csv.header.size(); ++c)
+    if (csv.header[c].rfind("gb_words_", 0) == 0)
+      words = std::max(words, std::strtod(csv.rows[row][c].c_str(), nullptr));
+  return words;
+}
+
+/// Tile sizes named in a dataflow field ("... | tiles m=32 k=64 ; ... | tiles n=8").
+std::vector<std::pair<std::string, long>> tiles_of(const std::string &dataflow) {
+  std::vector<std::pair<std::string, long>> out;
+  for (size_t at = dataflow.find("tiles "); at != std::string::npos;
+       at = dataflow.find("tiles ", at + 1)) {
+    std::istringstream in(dataflow.substr(at + 6, dataflow.find(" ;", at) - at - 6));
+    for (std::string item; in >> item;) {
+      const size_t eq = item.find('=');
+      out.emplace_back(item.substr(0, eq), std::stol(item.substr(eq + 1)));
+    }
+  }
+  return out;
+}
+
+TEST_F(ExploreCommand, GemmFrontHasTheDocumentedColumns) {
+  const std::string out = run_ok({"explore", "--hw", kHw, "--workload", kGemm}).out;
+  EXPECT_EQ(out.substr(0, out.find('\n')), "point,latency_s,energy_pj,edp_pj_s,dram_read_words,"
+                                           "dram_write_words,gb_words_gemm,macs,pe_utilisation,"
+                                           "fused,dataflow");
+  const Csv csv = parse_csv(out);
+  ASSERT_FALSE(csv.rows.empty());
+  expect_well_formed(csv);
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    EXPECT_EQ(csv.number(i, "macs"), 64.0 * 64 * 64);
+    EXPECT_EQ(csv.text(i, "fused"), "no");
+    EXPECT_EQ(csv.text(i, "dataflow").rfind("single | gemm: ", 0), 0u) << csv.text(i, "dataflow");
+  }
+}
+
+TEST_F(ExploreCommand, FfnFrontIsSortedByLatencyWithEnergyStrictlyDecreasing) {
+  const std::string out = run_ok({"explore", "--hw", kHw, "--workload", kFfn}).out;
+  EXPECT_EQ(out.substr(0, out.find('\n')), "point,latency_s,energy_pj,edp_pj_s,dram_read_words,"
+                                           "dram_write_words,gb_words_up,gb_words_down,macs,"
+                                           "pe_utilisation,fused,dataflow");
+  const Csv csv = parse_csv(out);
+  ASSERT_GE(csv.rows.size(), 2u) << "a latency/energy trade-off is expected";
+  expect_well_formed(csv);
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    EXPECT_GE(csv.number(i, "macs"), kFfnMacs);
+    EXPECT_LE(buffer_words(csv, i), 1024.0 * 1024 / 2) << "row " << i << " exceeds the buffer";
+    if (i == 0)
+      continue;
+    EXPECT_GT(csv.number(i, "latency_s"), csv.number(i - 1, "latency_s")) << "row " << i;
+    EXPECT_LT(csv.number(i, "energy_pj"), csv.number(i - 1, "energy_pj")) << "row " << i;
+  }
+}
+
+TEST_F(ExploreCommand, JsonHasTheSamePointsAsCsv) {
+  const Csv csv = parse_csv(run_ok({"explore", "--hw", kHw, "--workload", kFfn}).out);
+  const nlohmann::json doc =
+      nlohmann::json::parse(run_ok({"explore", "--hw", kHw, "--workload", kFfn, "--json"}).out);
+  EXPECT_EQ(doc.at("workload"), "ffn-2048x768x3072x768");
+  EXPECT_EQ(doc.at("hardware"), "sim-1g-1mb-60gbps");
+  const nlohmann::json &points = doc.at("points");
+  ASSERT_EQ(points.size(), csv.rows.size());
+  for (size_t i = 0; i < csv.rows.size(); ++i) {
+    const nlohmann::json &p = points[i];
+    EXPECT_EQ(p.at("point").get<size_t>(), i);
+    for (const char *key : {"latency_s", "energy_pj", "edp_pj_s", "dram_read_words",
+                            "dram_write_words", "macs", "pe_utilisation"})
+      EXPECT_EQ(p.at(key).get<double>(), csv.number(i, key)) << key << " of point " << i;
+    for (const char *op : {"up", "down"})
+      EXPECT_EQ(p.at("gb_words").at(op).get<double>(),
+                csv.number(i, std::string("gb_words_") + op));
+    EXPECT_EQ(p.at("fused").get<bool>(), csv.text(i, "fused") == "yes");
+    EXPECT_EQ(p.at("dataflow").get<std::string>(), csv.text(i, "dataflow"));
+  }
+}
+
+TEST_F(ExploreCommand, ThreadCountDoesNotChangeTheOutput) {
+  const RunResult one = run_ok({"explore", "--hw", kHw, "--workload", kFfn, "--threads", "1"});
+  const RunResult two = run_ok({"explore", "--hw", kHw, "--workload", kFfn, "--threads", "2"});
+  EXPECT_FALSE(one.out.empty());
+  EXPECT_EQ(one.out, two.out);
+}
+
+TEST_F(ExploreCommand, OutputFileHoldsWhatStdoutShows) {
+  const RunResult to_stdout = run_ok({"explore", "--hw", kHw, "--workload", kGemm});
+  const RunResult to_file = run_ok({"explore", "--hw", kHw, "--workload", kGemm, "-o", "f.csv"});
+  EXPECT_EQ(to_file.out, "");
+  EXPECT_EQ(read("f.csv"), to_stdout.out);
+  EXPECT_EQ(listing(), std::vector<std::string>{"f.csv"}) << "no temporary file may remain";
+}
+
+TEST_F(ExploreCommand, EdpAndBufferObjectivesGiveTheirOwnFront) {
+  const Csv front = parse_csv(
+      run_ok({"explore", "--hw", kHw, "--workload", kFfn, "--objectives", "edp,buffer"}).out);
+  ASSERT_GE(front.rows.size(), 2u);
+  expect_well_formed(front);
+  for (size_t i = 1; i < front.rows.size(); ++i) {
+    EXPECT_GT(front.number(i, "edp_pj_s"), front.number(i - 1, "edp_pj_s")) << "row " << i;
+    EXPECT_LT(buffer_words(front, i), buffer_words(front, i - 1)) << "row " << i;
+  }
+  // EDP is monotone in latency and energy: its minimum lies on the latency/energy front.
+  const Csv default_front = parse_csv(run_ok({"explore", "--hw", kHw, "--workload", kFfn}).out);
+  double best_edp = default_front.number(0, "edp_pj_s");
+  for (size_t i = 0; i < default_front.rows.size(); ++i)
+    best_edp = std::min(best_edp, default_front.number(i, "edp_pj_s"));
+  EXPECT_EQ(front.number(0, "edp_pj_s"), best_edp);
+}
+
+/// Tile sizes each --tiles menu offers for a dimension of size `size` on a 32-wide array.
+std::vector<long> menu(const std::string &name, long size) {
+  std::vector<long> out{size};
+  for (long t = 1; t < size; ++t) {
+    const bool pow2 = (t & (t - 1)) == 0;
+    if ((name == "divisors" && size % t == 0) || (name == "pow2" && pow2) || name == "all" ||
+        (name == "array" && ((t < 32 && pow2) || t % 32 == 0)))
+      out.push_back(t);
+  }
+  return out;
+}
+
+TEST_F(ExploreCommand, TileMenusRestrictTheTileSizes) {
+  const std::map<std::string, long> dims{{"m", 96}, {"k", 40}, {"n", 24}};
+  write("gemm.yaml", "name: gemm\ndims: {m: 96, k: 40, n: 24}\n"
+                     "ops:\n  - {name: gemm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n");
+  std::map<std::string, Csv> fronts;
+  for (const std::string name : {"divisors", "pow2", "array", "all"}) {
+    const RunResult r =
+        run({"explore", "--hw", kHw, "--workload", "gemm.yaml", "--tiles", name, "-v"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    size_t tilings = 1;
+    for (const auto &[dim, size] : dims)
+      tilings *= menu(name, size).size();
+    EXPECT_NE(r.err.find("; tilings " + std::to_string(tilings) + ";"), std::string::npos)
+        << "--tiles " << name << ": " << r.err;
+    const Csv &csv = fronts[name] = parse_csv(r.out);
+    ASSERT_FALSE(csv.rows.empty()) << name;
+    for (size_t i = 0; i < csv.rows.size(); ++i)
+      for (const auto &[dim, tile] : tiles_of(csv.text(i, "dataflow"))) {
+        const std::vector<long> allowed = menu(name, dims.at(dim));
+        EXPECT_NE(std::find(allowed.begin(), allowed.end(), tile), allowed.end())
+            << "--tiles " << name << " chose " << dim << "=" << tile;
+      }
+  }
+  // Every menu is a subset of `all`, so the `all` front weakly dominates every other front.
+  const Csv &all = fronts["all"];
+  for (const auto &[name, csv] : fronts)
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+      bool dominated = false;
+      for (size_t j = 0; j < all.rows.size() && !dominated; ++j)
+        dominated = all.number(j, "latency_s") <= csv.number(i, "latency_s") &&
+                    all.number(j, "energy_pj") <= csv.number(i, "energy_pj");
+      EXPECT_TRUE(dominated) << "point " << i << " of --tiles " << name;
+    }
+}
+
+// Op names are free text and name the gb_words_<op> columns; the header must quote them like
+// the dataflow field is quoted, or a ',' in a name shifts every later column.
+TEST_F(ExploreCommand, HeaderQuotesOpNames) {
+  write("comma.yaml", "name: w\ndims: {m: 16, k: 16, n: 16}\nops:\n"
+                      "  - {name: \"up,proj\", einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n");
+  const RunResult r = run({"explore", "--hw", kHw, "--workload", "comma.yaml"});
+  if (r.exit_code == 1 && r.err.rfind("comma.yaml:", 0) == 0)
+    return; // rejecting such names where they are written is fine too
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const Csv csv = parse_csv(r.out);
+  ASSERT_FALSE(csv.rows.empty());
+  EXPECT_EQ(csv.header.size(), csv.rows[0].size()) << r.out;
+  EXPECT_EQ(csv.header.at(6), "gb_words_up,proj");
+}
+
+TEST_F(ExploreCommand, VerbosePrintsSearchStatisticsOnStderr) {
+  const RunResult quiet = run_ok({"explore", "--hw", kHw, "--workload", kGemm});
+  const RunResult verbose = run({"explore", "--hw", kHw, "--workload", kGemm, "-v"});
+  EXPECT_EQ(verbose.exit_code, 0);
+  EXPECT_EQ(verbose.out, quiet.out) << "statistics must not go to stdout";
+  EXPECT_EQ(verbose.err.rfind("gemm: dataflows ", 0), 0u) << verbose.err;
+  for (const char *part :
+       {" (per-operator pruning) -> ", " (group pruning); spatial combinations ", "; candidates ",
+        "; tilings ", "; mappings evaluated ", " fit the buffer", "; basis functions "})
+    EXPECT_NE(verbose.err.find(part), std::string::npos) << part;
+  const size_t last = verbose.err.rfind("\ntotal: ");
+  ASSERT_NE(last, std::string::npos) << verbose.err;
+  EXPECT_NE(verbose.err.find(" s, 1 front points\n", last), std::string::npos) << verbose.err;
+}
+
+TEST_F(ExploreCommand, ProgressGoesToStderrOnlyWhenAsked) {
+  const RunResult quiet = run_ok({"explore", "--hw", kHw, "--workload", kGemm});
+  const RunResult shown = run({"explore", "--hw", kHw, "--workload", kGemm, "--progress"});
+  EXPECT_EQ(shown.exit_code, 0);
+  EXPECT_EQ(shown.out, quiet.out);
+  EXPECT_EQ(shown.err.rfind("\rgemm", 0), 0u) << shown.err;
+  EXPECT_NE(shown.err.find("100.0% ETA"), std::string::npos) << shown.err;
+  EXPECT_EQ(shown.err.back(), '\n');
+}
+
+TEST_F(ExploreCommand, HelpListsEveryOption) {
+  const RunResult help = run_ok({"explore", "--help"});
+  for (const char *option :
+       {"--hw", "--workload", "-o,--output", "--json", "--threads", "--tiles", "--objectives",
+        "--latency-model", "-v,--verbose", "--progress", "--emit-mapping"})
+    EXPECT_NE(help.out.find(option), std::string::npos) << option;
+}
+
+} // namespace
+} // namespace dse::testing

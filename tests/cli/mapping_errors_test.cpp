@@ -1,0 +1,263 @@
+// Bad mapping files given to `dse eval`: names that do not resolve, illegal loop trees and
+// retention depths, missing or oversized tiles, one test per error message.
+#include "cli/cli_fixture.hpp"
+
+namespace dse::testing {
+namespace {
+
+const std::string kWorkload = R"(name: w
+dims: {m: 64, k: 32, n: 64, l: 16}
+ops:
+  - {name: up, einsum: "H[m,n] += A[m,k] * W1[k,n]"}
+  - {name: down, einsum: "O[m,l] += H[m,n] * W2[n,l]"}
+)";
+
+// Both ops unfused; the first segment is the map at line 2, column 5.
+const std::string kMapping = R"(segments:
+  - ops: [up]
+    loops: {up: [m, k, n]}
+    retention: {A: 2, W1: 3, H: 1}
+    spatial: {up: [m, n]}
+    tiles: {m: 16, k: 32, n: 16}
+  - ops: [down]
+    loops: {down: [m, n, l]}
+    retention: {H: 2, W2: 3, O: 1}
+    spatial: {down: [m, l]}
+    tiles: {m: 16, n: 16, l: 16}
+)";
+
+// Both ops fused under a prefix over m.
+const std::string kFused = R"(segments:
+  - ops: [up, down]
+    prefix: [m]
+    loops: {up: [k, n], down: [n, l]}
+    retention: {A: 1, W1: 3, H: 1, W2: 3, O: 1}
+    spatial: {up: [m, n], down: [m, l]}
+    tiles: {m: 16, k: 32, n: 16, l: 16}
+)";
+
+class MappingErrors : public CliTest {
+protected:
+  void SetUp() override {
+    CliTest::SetUp();
+    write("hw.yaml", R"(name: tiny
+clock_ghz: 1.0
+word_bytes: 2
+pe_array: {rows: 4, cols: 4, mac_energy_pj: 1.0}
+levels:
+  - {name: DRAM, bandwidth_gbps: 10, read_energy_pj: 100, write_energy_pj: 100}
+  - {name: GlobalBuffer, capacity_words: 4096, read_energy_pj: 2, write_energy_pj: 2}
+)");
+    write("w.yaml", kWorkload);
+  }
+  /// `dse eval` with `mapping` as m.yaml fails with "m.yaml:<message>".
+  void expect_mapping_error(const std::string &mapping, const std::string &message) const {
+    write("m.yaml", mapping);
+    expect_error({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"},
+                 "m.yaml:" + message);
+  }
+  static std::string unfused(const std::string &from, const std::string &to) {
+    return with(kMapping, from, to);
+  }
+  static std::string fused(const std::string &from, const std::string &to) {
+    return with(kFused, from, to);
+  }
+};
+
+TEST_F(MappingErrors, ValidMappingsAreAccepted) {
+  for (const std::string &mapping : {kMapping, kFused}) {
+    write("m.yaml", mapping);
+    run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"});
+  }
+}
+
+TEST_F(MappingErrors, MalformedYaml) {
+  expect_mapping_error(unfused("n: 16}\n  -", "n: 16\n  -"),
+                       "7:8: error: invalid yaml: end of map flow not found");
+}
+
+TEST_F(MappingErrors, UnknownTopLevelKey) {
+  expect_mapping_error(kMapping + "version: 2\n", "12:1: error: unknown key 'version' at the top "
+                                                  "level (expected one of: workload, segments)");
+}
+
+TEST_F(MappingErrors, UnknownSegmentKey) {
+  expect_mapping_error(unfused("tiles: {m: 16, k: 32", "tile: {m: 16, k: 32"),
+                       "6:5: error: unknown key 'tile' in segment 1 (expected one of: ops, "
+                       "prefix, loops, retention, spatial, tiles)");
+}
+
+TEST_F(MappingErrors, MissingSegments) {
+  expect_mapping_error("workload: w\n", "1:1: error: missing required key 'segments'");
+}
+
+TEST_F(MappingErrors, NoSegments) {
+  expect_mapping_error("segments: []\n",
+                       "1:11: error: key 'segments' must list at least one segment");
+}
+
+TEST_F(MappingErrors, MissingLoops) {
+  expect_mapping_error(unfused("    loops: {up: [m, k, n]}\n", ""),
+                       "2:5: error: segment 1: missing required key 'loops'");
+}
+
+TEST_F(MappingErrors, OpsIsNotAList) {
+  expect_mapping_error(unfused("ops: [up]", "ops: up"),
+                       "2:10: error: segment 1: key 'ops' must be a list of names, got 'up'");
+}
+
+TEST_F(MappingErrors, TooManyOps) {
+  expect_mapping_error(unfused("ops: [up]", "ops: [up, down, up]"),
+                       "2:10: error: segment 1: key 'ops' must name one operator or a producer "
+                       "and a consumer");
+}
+
+TEST_F(MappingErrors, TileIsText) {
+  expect_mapping_error(unfused("k: 32, n: 16}", "k: 32, n: big}"),
+                       "6:30: error: tiles of segment 1: key 'n' must be an integer, got 'big'");
+}
+
+TEST_F(MappingErrors, UnknownOp) {
+  expect_mapping_error(unfused("ops: [up]", "ops: [upp]"),
+                       "2:11: error: 'upp' is not an einsum op of workload 'w'");
+}
+
+TEST_F(MappingErrors, LoopsOfAnotherSegmentsOp) {
+  expect_mapping_error(unfused("{up: [m, k, n]}", "{up: [m, k, n], down: [m]}"),
+                       "2:5: error: 'down' is not an op of this segment");
+}
+
+TEST_F(MappingErrors, OpMappedTwice) {
+  expect_mapping_error(unfused("ops: [down]", "ops: [up]"), "7:11: error: op 'up' is mapped twice");
+}
+
+TEST_F(MappingErrors, OpNotMapped) {
+  expect_mapping_error(kMapping.substr(0, kMapping.find("  - ops: [down]")),
+                       " error: op 'down' is not mapped by any segment");
+}
+
+TEST_F(MappingErrors, MappingOfAnotherWorkload) {
+  expect_mapping_error("workload: other\n" + kMapping,
+                       " error: mapping is for workload 'other', not 'w'");
+}
+
+TEST_F(MappingErrors, NotAFusablePair) {
+  expect_mapping_error(fused("ops: [up, down]", "ops: [down, up]"),
+                       "2:17: error: ops 'down' and 'up' are not a fusable producer -> consumer "
+                       "pair");
+}
+
+TEST_F(MappingErrors, UnknownTensor) {
+  expect_mapping_error(unfused("H: 1}", "H: 1, X: 1}"),
+                       "4:39: error: 'X' is not a tensor of this segment");
+}
+
+TEST_F(MappingErrors, IllegalRetentionDepth) {
+  expect_mapping_error(unfused("{A: 2,", "{A: 3,"),
+                       "2:5: error: illegal mapping: retention depth 3 of tensor 'A' is not 0 or "
+                       "right below a loop that indexes it");
+}
+
+TEST_F(MappingErrors, IllegalIntermediateDepth) {
+  expect_mapping_error(fused("H: 1,", "H: 2,"),
+                       "2:5: error: illegal mapping: retention depth 2 of tensor 'H' is not 0 or "
+                       "right below a loop that indexes it within the shared prefix");
+}
+
+TEST_F(MappingErrors, RetentionDepthOutOfRange) {
+  expect_mapping_error(unfused("{A: 2,", "{A: 65,"),
+                       "4:20: error: retention of segment 1: A must be at most 64, got 65");
+}
+
+TEST_F(MappingErrors, MissingRetentionDepth) {
+  expect_mapping_error(unfused("W1: 3, ", ""),
+                       "2:5: error: missing retention depth of tensor 'W1'");
+}
+
+TEST_F(MappingErrors, LoopsMissADimension) {
+  expect_mapping_error(unfused("{up: [m, k, n]}", "{up: [m, k]}"),
+                       "2:5: error: illegal mapping: the loops of op 'up' must cover each of its "
+                       "tiled dimensions exactly once");
+}
+
+TEST_F(MappingErrors, LoopOverUnknownDimension) {
+  expect_mapping_error(unfused("{up: [m, k, n]}", "{up: [m, k, q]}"),
+                       "3:24: error: 'q' is not a dimension of this segment");
+}
+
+TEST_F(MappingErrors, PrefixOfASingleOp) {
+  expect_mapping_error(unfused("    loops: {up:", "    prefix: [m]\n    loops: {up:"),
+                       "2:5: error: illegal mapping: a single operator has no shared prefix");
+}
+
+TEST_F(MappingErrors, ProducerReductionInPrefix) {
+  expect_mapping_error(fused("prefix: [m]\n    loops: {up: [k, n]", "prefix: [m, k]\n    loops: "
+                                                                    "{up: [n]"),
+                       "2:5: error: illegal mapping: dimension 'k' may not be in the shared "
+                       "prefix (a producer reduction or unknown dimension)");
+}
+
+TEST_F(MappingErrors, RecomputeLoopBelowTheIntermediate) {
+  expect_mapping_error(fused("prefix: [m]\n    loops: {up: [k, n], down: [n, l]}\n    retention: "
+                             "{A: 1, W1: 3, H: 1, W2: 3, O: 1}",
+                             "prefix: [m, l]\n    loops: {up: [k, n], down: [n]}\n    retention: "
+                             "{A: 1, W1: 4, H: 1, W2: 3, O: 2}"),
+                       "2:5: error: illegal mapping: recompute loop 'l' lies below the "
+                       "intermediate's retention depth");
+}
+
+TEST_F(MappingErrors, SpatialIsNotAPair) {
+  expect_mapping_error(unfused("{up: [m, n]}", "{up: [m]}"),
+                       "5:19: error: spatial of segment 1: spatial mapping of 'up' must be "
+                       "[row_dim, col_dim], got a list");
+}
+
+TEST_F(MappingErrors, SpatialOverUnknownDimension) {
+  expect_mapping_error(unfused("{up: [m, n]}", "{up: [m, q]}"),
+                       "5:23: error: 'q' is not a dimension of this segment");
+}
+
+// The message must point at the offending (column) dimension, not at the row dimension.
+TEST_F(MappingErrors, SpatialOverAnotherOpsDimension) {
+  expect_mapping_error(fused("{up: [m, n],", "{up: [m, l],"),
+                       "6:23: error: spatial dimension 'l' is not a tiled dimension of op 'up'");
+}
+
+TEST_F(MappingErrors, MissingSpatialMapping) {
+  expect_mapping_error(unfused("{up: [m, n]}", "{}"),
+                       "2:5: error: missing spatial mapping of op 'up'");
+}
+
+TEST_F(MappingErrors, MissingTile) {
+  expect_mapping_error(unfused("k: 32, n: 16}", "k: 32}"),
+                       "2:5: error: missing tile size of dimension 'n'");
+}
+
+TEST_F(MappingErrors, ZeroTile) {
+  expect_mapping_error(unfused("k: 32, n: 16}", "k: 0, n: 16}"),
+                       "6:23: error: tiles of segment 1: k must be a positive integer, got 0");
+}
+
+TEST_F(MappingErrors, TileLargerThanItsDimension) {
+  expect_mapping_error(unfused("k: 32, n: 16}", "k: 64, n: 16}"),
+                       "6:23: error: tile of 'k' is 64, larger than the dimension (32)");
+}
+
+TEST_F(MappingErrors, TileOfAFilterWindow) {
+  write("w.yaml", "name: w\ndims: {p: 8, c: 4, k: 4, r: 3}\nops:\n"
+                  "  - {name: conv, einsum: \"Y[k,p] += W[k,c,r] * X[c,p+r]\"}\n");
+  expect_mapping_error("segments:\n  - ops: [conv]\n    loops: {conv: [k, p, c]}\n"
+                       "    retention: {W: 0, X: 0, Y: 0}\n    spatial: {conv: [k, p]}\n"
+                       "    tiles: {k: 4, p: 8, c: 4, r: 1}\n",
+                       "6:34: error: 'r' is a filter window dimension and is kept whole (3)");
+}
+
+TEST_F(MappingErrors, MappingExceedsTheGlobalBuffer) {
+  const std::string whole = unfused("{A: 2, W1: 3, H: 1}", "{A: 0, W1: 0, H: 0}");
+  expect_mapping_error(with(whole, "m: 16, k: 32, n: 16", "m: 64, k: 32, n: 64"),
+                       " error: mapping needs 8192 global-buffer words, more than 'GlobalBuffer' "
+                       "holds (4096)");
+}
+
+} // namespace
+} // namespace dse::testing
