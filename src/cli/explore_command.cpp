@@ -20,9 +20,7 @@ LatencyModel parse_latency_model(const std::string &name) {
   throw UserError("unknown latency model '" + name + "'; expected roofline or sequential");
 }
 
-namespace {
-
-std::vector<Objective> parse_objectives(const std::string &list) {
+std::vector<Objective> parse_objective_list(const std::string &list) {
   std::vector<Objective> out;
   std::istringstream in(list);
   for (std::string item; std::getline(in, item, ',');) {
@@ -36,12 +34,10 @@ std::vector<Objective> parse_objectives(const std::string &list) {
   return out;
 }
 
-} // namespace
-
 int run_explore(const ExploreArgs &args) {
   SearchOptions options;
   options.menu = parse_tile_menu(args.tiles);
-  options.objectives = parse_objectives(args.objectives);
+  options.objectives = parse_objective_list(args.objectives);
   options.latency_model = parse_latency_model(args.latency_model);
   options.threads = args.threads;
   const Hardware hw = load_hardware(args.hw_path);

@@ -77,6 +77,62 @@ void add_plot(CLI::App &app, dse::PlotArgs &a) {
   cmd->add_option("-o,--output", a.output_path, "image file, .svg or .png")->required();
 }
 
+void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
+  cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
+  cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
+  cmd->add_option("--mapping", a.mapping_path, "mapping YAML file (instead of --point)");
+  cmd->add_option("--point", a.point, "front point N of the workload's exploration")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--tiles", a.tiles, "with --point: tile menu (divisors, pow2, array or all)")
+      ->capture_default_str();
+  cmd->add_option("--objectives", a.objectives, "with --point: objectives of the front")
+      ->capture_default_str();
+  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
+      ->capture_default_str();
+  cmd->add_option("--threads", a.threads, "with --point: search threads (default: every core)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_flag("--progress", a.progress,
+                "show a progress bar on stderr even when it is not a terminal");
+}
+
+void add_emit(CLI::App &app, dse::EmitArgs &a) {
+  CLI::App *cmd = app.add_subcommand("emit", "write a front point or mapping as C++ kernel source");
+  add_emit_options(cmd, a);
+  cmd->add_option("-o,--output", a.output_path, "source file (default: stdout)");
+}
+
+void add_run(CLI::App &app, dse::EmitArgs &a) {
+  CLI::App *cmd = app.add_subcommand(
+      "run", "emit, compile and run a kernel; compare its counts with the model");
+  add_emit_options(cmd, a);
+  cmd->add_option("-o,--output", a.output_path, "also keep the source in this file");
+  cmd->add_option("--cxx", a.cxx, "host compiler (default: $CXX, else c++)");
+  cmd->add_option("--repeat", a.repeat, "timed runs; the fastest is reported")
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
+  cmd->add_flag("--no-check", a.no_check, "skip the reference check (large workloads)");
+}
+
+void add_network(CLI::App &app, dse::NetworkArgs &a) {
+  CLI::App *cmd = app.add_subcommand(
+      "network", "plan a whole network: hotspots, splitting, fusion, layout and parallelism");
+  cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
+  cmd->add_option("--model", a.model_path, "network: ONNX file or YAML graph")->required();
+  cmd->add_option("-o,--output", a.output_dir,
+                  "report directory: summary.txt, hotspots.txt and memory, splits, segments "
+                  "and layout CSV files");
+  cmd->add_flag("--report", a.report, "print the memory hotspots and split decisions");
+  cmd->add_option("--objective", a.objective, "latency or energy")->capture_default_str();
+  cmd->add_option("--tiles", a.tiles, "tile menu of the segment searches")->capture_default_str();
+  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
+      ->capture_default_str();
+  cmd->add_option("--threads", a.threads, "worker threads (default: every core)")
+      ->check(CLI::Range(0, 4096));
+  cmd->add_flag("--no-search", a.no_search, "skip the per-segment searches (memory planning only)");
+  cmd->add_flag("--progress", a.progress,
+                "show a progress bar on stderr even when it is not a terminal");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -86,10 +142,16 @@ int main(int argc, char **argv) {
   dse::EvalArgs eval;
   dse::SweepArgs sweep;
   dse::PlotArgs plot;
+  dse::EmitArgs emit;
+  dse::EmitArgs run;
+  dse::NetworkArgs network;
   add_explore(app, explore);
   add_plot(app, plot);
   add_eval(app, eval);
   add_sweep(app, sweep);
+  add_emit(app, emit);
+  add_run(app, run);
+  add_network(app, network);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -102,6 +164,12 @@ int main(int argc, char **argv) {
       return dse::run_plot(plot);
     if (app.got_subcommand("sweep"))
       return dse::run_sweep_command(sweep);
+    if (app.got_subcommand("emit"))
+      return dse::run_emit(emit);
+    if (app.got_subcommand("run"))
+      return dse::run_kernel(run);
+    if (app.got_subcommand("network"))
+      return dse::run_network(network);
     return dse::run_eval(eval);
   } catch (const dse::UserError &e) {
     std::cerr << e.what() << "\n";

@@ -7,6 +7,7 @@
 
 #include "dse/model/cost.hpp"
 #include "dse/model/tiling.hpp"
+#include "dse/search/pareto_front.hpp"
 
 namespace dse {
 
@@ -53,11 +54,48 @@ struct PlotArgs {
   std::string output_path;         // .svg or .png
 };
 
+/// `dse emit` and `dse run`: a front point (searched like explore) or a mapping file as kernel source.
+struct EmitArgs {
+  std::string hw_path;
+  std::string workload_path;
+  std::string mapping_path; // or:
+  int point = -1;           // a front point, searched with the options below
+  std::string tiles = "divisors";
+  std::string objectives = "latency,energy";
+  std::string latency_model = "roofline";
+  int threads = 0;
+  bool progress = false;
+  std::string output_path; // emit: the source (default stdout); run: also keep the source there
+  std::string cxx;         // run: host compiler (default $CXX, else c++)
+  int repeat = 3;          // run: runs timed, the fastest reported
+  bool no_check = false;   // run: skip the reference check
+};
+
+/// `dse network`: plan a whole network (ONNX or YAML graph) on one accelerator.
+struct NetworkArgs {
+  std::string hw_path;
+  std::string model_path;
+  std::string output_dir;   // empty: print the summary only
+  bool report = false;      // print the hotspot report on stdout
+  std::string objective = "latency"; // latency or energy
+  std::string tiles = "pow2";
+  std::string latency_model = "roofline";
+  int threads = 0;
+  bool no_search = false;   // skip the per-segment matrix-engine searches
+  bool progress = false;
+};
+
 int run_explore(const ExploreArgs &args);
+int run_network(const NetworkArgs &args);
+int run_emit(const EmitArgs &args);
+/// Exit code 2 when a count differs from the model or the numeric check fails.
+int run_kernel(const EmitArgs &args);
 int run_plot(const PlotArgs &args);
 int run_sweep_command(const SweepArgs &args);
 int run_eval(const EvalArgs &args);
 
 LatencyModel parse_latency_model(const std::string &name); // throws UserError
+/// Comma-separated objectives, one to three, no repeats; throws UserError.
+std::vector<Objective> parse_objective_list(const std::string &list);
 
 } // namespace dse

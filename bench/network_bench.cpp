@@ -1,0 +1,69 @@
+// Network benchmark: planning time of each shipped network (the whole `dse network` pipeline,
+// per-segment searches on pow2 tiles included) on the 8 MiB-GSM vector DSP, with the memory
+// compression ratio of adaptive splitting and the layout/parallelism speed-up as counters.
+#include <benchmark/benchmark.h>
+#include <cstdio>
+#include <map>
+
+#include "dse/config/graph_loader.hpp"
+#include "dse/config/hardware_loader.hpp"
+#include "dse/graph/network_plan.hpp"
+
+namespace {
+
+const std::string kRoot = DSE_SOURCE_DIR;
+const std::vector<std::string> kNetworks = {"resnet18", "vgg16", "googlenet", "mobilenet_v2",
+                                            "bert_base_layer_s512"};
+
+struct Row {
+  double seconds = 0;
+  double peak_before = 0;
+  double peak_after = 0;
+  double compression = 0;
+  double speedup = 0;
+  int segments = 0;
+};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const dse::Hardware hw = dse::load_hardware(kRoot + "/hw_configs/vector-dsp-4core-8m.yaml");
+  std::map<std::string, Row> rows;
+  for (const std::string &name : kNetworks) {
+    const dse::Graph graph = dse::load_network(kRoot + "/networks/" + name + ".onnx");
+    benchmark::RegisterBenchmark(("plan/" + name).c_str(),
+                                 [&, graph, name](benchmark::State &state) {
+                                   dse::NetworkOptions options;
+                                   options.search.menu = dse::TileMenu::PowersOfTwo;
+                                   for (auto _ : state) {
+                                     const dse::NetworkPlan plan =
+                                         dse::plan_network(graph, hw, options);
+                                     rows[name] = {plan.seconds,
+                                                   plan.memory_before.peak_words[0],
+                                                   plan.memory_after.peak_words[0],
+                                                   plan.compression(),
+                                                   plan.layout.speedup(),
+                                                   static_cast<int>(plan.fusion.segments.size())};
+                                   }
+                                   state.counters["compression"] = rows[name].compression;
+                                   state.counters["speedup"] = rows[name].speedup;
+                                 })
+        ->Iterations(1)
+        ->Unit(benchmark::kSecond)
+        ->UseRealTime();
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  std::printf("\n%-22s %10s %14s %14s %12s %9s\n", "network", "plan_s", "gsm_peak_before",
+              "gsm_peak_after", "compression", "speedup");
+  for (const std::string &name : kNetworks) {
+    const auto it = rows.find(name);
+    if (it == rows.end())
+      continue;
+    const Row &r = it->second;
+    std::printf("%-22s %10.3f %14.0f %14.0f %11.2f%% %8.2fx\n", name.c_str(), r.seconds,
+                r.peak_before, r.peak_after, 100 * r.compression, r.speedup);
+  }
+  return 0;
+}

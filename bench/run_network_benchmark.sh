@@ -1,0 +1,10 @@
+#!/bin/sh
+# Runs the network benchmark and prints, per shipped network on the 8 MiB-GSM vector DSP, the
+# planning time, the GSM peak (words) before and after adaptive splitting, the memory
+# compression ratio and the layout/parallelism speed-up.
+# Usage: bench/run_network_benchmark.sh [build-dir]
+set -eu
+build=${1:-build}
+bench="$build/bench/dse_network_bench"
+[ -x "$bench" ] || { echo "error: $bench not found; build with -DDSE_BUILD_BENCH=ON" >&2; exit 1; }
+"$bench" 2>/dev/null | sed -n '/^network /,$p'

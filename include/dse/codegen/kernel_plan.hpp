@@ -1,0 +1,131 @@
+// How one segment of a schedule becomes code: every tensor's tile (box, storage order, arena
+// offset by the scope rule), each operator's register blocking, the softmax form, and the
+// schedule as a sequence of steps. Refuses what the emitter cannot execute exactly.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/model/dataflow.hpp"
+#include "dse/model/tiling.hpp"
+
+namespace dse {
+
+/// What the emitted code is tuned to: vector lanes, the register block of the micro-kernel, the
+/// cores, and the capacities of the two arenas (in fp32 words).
+struct CodegenTarget {
+  int lanes = 8;   // fp32 lanes of one vector
+  int rows = 6;    // micro-kernel register rows (MR)
+  int vectors = 2; // vectors per register row (NR = vectors * lanes)
+  int cores = 1;
+  std::int64_t gb_words = 0;
+  std::int64_t register_words = 0;
+  int col_block() const { return vectors * lanes; } // NR
+};
+
+/// Lanes from the hardware's vector unit (8 when it is a PE array), the largest register block
+/// of at most 12 rows whose accumulators fit the register level, and the capacities.
+CodegenTarget codegen_target(const Hardware &hw);
+
+/// One workload dimension inside a segment.
+struct DimPlan {
+  std::string name;
+  std::int64_t size = 1;  // real extent
+  std::int64_t tile = 1;  // T (window dims: the whole size)
+  std::int64_t trips = 1; // ceil(size / tile)
+  std::int64_t padded() const { return tile * trips; }
+};
+
+/// The tile of one tensor (or of the online-softmax state) in the global-buffer arena.
+struct TilePlan {
+  int tensor = -1; // problem tensor; -1 for the softmax state
+  std::string name;
+  TensorRole role = TensorRole::Input;
+  TensorAccess access;    // index expressions (state: the intermediate's, less the softmax dim)
+  std::vector<int> above; // loops entered when it is allocated (its path above its depth)
+  std::vector<std::int64_t> extent; // per index position
+  std::vector<int> order;           // index positions, outermost first; the last is contiguous
+  /// The contiguous position is stored in blocks of this many (packed panels: the block index
+  /// outermost, the block innermost); equal to its extent when the tile is not blocked.
+  std::int64_t block = 1;
+  /// Per workload dim: words between neighbours (0: unused); for the blocked dim, between
+  /// neighbouring blocks divided by the block size.
+  std::vector<std::int64_t> dim_stride;
+  std::vector<int> revisit_loops; // output: loops above its depth that do not index it
+  std::int64_t words = 0;
+  std::int64_t offset = 0; // arena offset, fixed by the scope nesting
+};
+
+/// How an operator's tile computation maps onto the micro-kernel:
+/// c[i, j] += a[i, r...] * b[r..., j], vector lanes along j, register rows along i.
+struct OpPlan {
+  std::string name;
+  int a_tile = -1; // indices into SegmentPlan::tiles
+  int b_tile = -1;
+  int c_tile = -1;
+  int row_dim = -1;                // i (-1: a single row)
+  int vec_dim = -1;                // j
+  int rows = 1;                    // register rows per block (MR of this op)
+  std::vector<int> outer_dims;     // other output dims, looped around the micro-kernel
+  std::vector<int> reduction_dims; // window dims included
+  std::int64_t macs_per_tile = 0;  // padded, as the model counts them
+};
+
+enum class SoftmaxForm {
+  None,   // no softmax on this segment
+  Pass,   // unfused: its own pass over the scores in DRAM
+  Whole,  // fused, the normalised dim is not in the prefix: each intermediate region holds whole
+          // rows
+  Online, // fused, the normalised dim is a prefix loop: running max and sum per row
+};
+
+struct SoftmaxPlan {
+  SoftmaxForm form = SoftmaxForm::None;
+  int workload_op = -1;
+  int over_dim = -1;
+  int over_position = -1; // Online: index of the dim's loop in the prefix
+  int state_tile = -1;  // Online: max, sum and last scale per row, allocated outside the dim's loop
+  int output_tile = -1; // Online: the consumer output that is rescaled
+  std::vector<int> update_loops;   // Online: recompute loops inside the dim's loop (update at 0)
+  std::int64_t pass_row_words = 0; // Pass: padded extent of the normalised dim
+};
+
+enum class StepKind {
+  LoopBegin, // dim
+  LoopEnd,   // dim
+  Allocate,  // tile: load, read back or zero-fill by its role
+  Release,   // tile: output tiles are written back
+  Compute,   // op
+  Softmax,   // the fused softmax step on the intermediate region
+  Rescale,   // tile: online softmax, before new contributions (skipped at the dim's first trip)
+  Normalize, // tile: online softmax, after the dim's last trip
+};
+
+struct Step {
+  StepKind kind = StepKind::LoopBegin;
+  int dim = -1;
+  int tile = -1;
+  int op = -1;
+  std::vector<int> entered; // loops entered at this step, outermost first
+};
+
+struct SegmentPlan {
+  const Problem *problem = nullptr;
+  std::string description;     // the dataflow and tiles, one line
+  std::vector<DimPlan> dims;   // per workload dim (dims outside the segment: size 1)
+  std::vector<TilePlan> tiles; // per problem tensor, then the softmax state if any
+  std::vector<OpPlan> ops;     // per problem op
+  SoftmaxPlan softmax;
+  std::vector<Step> steps;
+  std::int64_t peak_words = 0; // most arena words live at once (softmax pass excluded)
+};
+
+/// Plans one segment. Throws UserError naming the reason when the schedule cannot be executed
+/// exactly (one-input einsums, elementwise operators, no vector dimension, softmax forms that
+/// need state the schedule cannot keep).
+SegmentPlan plan_segment(const Problem &problem, const Candidate &candidate, const Tiling &tiling,
+                         const CodegenTarget &target);
+
+} // namespace dse

@@ -1,0 +1,44 @@
+// Fusion segments: the graph partitioned into single compute nodes and producer->consumer pairs
+// (each with the vector nodes attached to its results) searched by the matrix engine, plus the
+// remaining vector and data-movement nodes costed analytically; along each chain of fusable
+// links a dynamic program picks the segmentation with the lowest latency or energy.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dse/graph/lowering.hpp"
+#include "dse/graph/movement_elimination.hpp"
+#include "dse/graph/segment_search.hpp"
+
+namespace dse {
+
+enum class SegmentKind { Single, Pair, Vector, Movement };
+const char *segment_kind_name(SegmentKind kind);
+
+struct Segment {
+  SegmentKind kind = SegmentKind::Single;
+  std::vector<int> nodes; // all graph nodes it covers, in graph order
+  std::string label;      // node names joined by '+'
+  bool feasible = true;   // a searched segment that some mapping fits
+  SegmentCost cost;
+};
+
+struct FusionOptions {
+  PlanObjective objective = PlanObjective::Latency;
+  SearchOptions search; // tile menu, threads, latency model of the segment searches
+  const MovementPlan *movement = nullptr; // eliminated movement nodes cost nothing
+  ProgressReporter progress;              // segment label, compute nodes done, total
+};
+
+struct FusionPlan {
+  std::vector<Segment> segments; // in graph order of their first node
+  SegmentCost total;
+  int infeasible = 0; // searched segments that no mapping fits
+  int searches = 0;   // explorations run (distinct segment workloads)
+  int cache_hits = 0; // segments that reused an earlier exploration
+};
+
+FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options);
+
+} // namespace dse

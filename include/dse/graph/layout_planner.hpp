@@ -1,0 +1,48 @@
+// Layout and intra-operator parallelism (CoMCU): every node picks a (data layout, core split)
+// option with a predicted latency; edges carry the cost of converting the layout and
+// redistributing the tensor between cores; min-plus elimination picks the cheapest plan.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "dse/graph/elimination_solver.hpp"
+#include "dse/ir/graph.hpp"
+#include "dse/ir/hardware.hpp"
+
+namespace dse {
+
+/// Which axis of a tensor is contiguous (vectorised): the last one (NCHW images, row-major
+/// matrices) or the channel one (NHWC images, column-major matrices).
+enum class DataLayout { LastAxis, ChannelAxis };
+/// "NCHW"/"NHWC" for rank-4 tensors, "row-major"/"col-major" otherwise.
+std::string layout_name(DataLayout layout, size_t rank);
+
+struct ParallelOption {
+  DataLayout layout = DataLayout::LastAxis;
+  int cores = 1;
+  int split_axis = -1; // output axis divided between the cores; -1 on one core
+  double latency_s = 0;
+};
+
+/// The latency predictor's fixed costs, in cycles.
+struct LayoutCosts {
+  double barrier_cycles = 1000; // synchronising the cores after a split operator
+};
+
+struct LayoutPlan {
+  std::vector<std::vector<ParallelOption>> options; // per node
+  std::vector<int> chosen;                          // per node
+  double latency_s = 0;                             // chosen plan: node latencies plus conversions
+  double conversion_s = 0; // of which layout conversions and redistributions
+  double baseline_s = 0;   // best plan with one layout everywhere on one core
+  DataLayout baseline_layout = DataLayout::LastAxis;
+  bool exact = true;      // the elimination solved the graph exactly
+  int branched_nodes = 0; // nodes the non-series-parallel fallback conditioned on
+  double speedup() const { return latency_s > 0 ? baseline_s / latency_s : 1; }
+};
+
+/// The options of each node, the cost graph over them and its min-plus solution.
+LayoutPlan plan_layout(const Graph &graph, const Hardware &hw, const LayoutCosts &costs = {});
+
+} // namespace dse

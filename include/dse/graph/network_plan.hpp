@@ -1,0 +1,39 @@
+// The graph-level pipeline of `dse network`, one pass per line: movement elimination, bank
+// mapping, memory hotspots, adaptive splitting, fusion segments searched by the matrix engine,
+// and layout/parallelism planning.
+#pragma once
+
+#include "dse/graph/adaptive_split.hpp"
+#include "dse/graph/bank_mapping.hpp"
+#include "dse/graph/fusion_segments.hpp"
+#include "dse/graph/hotspots.hpp"
+#include "dse/graph/layout_planner.hpp"
+#include "dse/graph/movement_elimination.hpp"
+
+namespace dse {
+
+struct NetworkOptions {
+  PlanObjective objective = PlanObjective::Latency; // fusion segments and split benefit
+  SearchOptions search;        // per-segment searches (tile menu, threads, latency model)
+  SplitOptions split;          // its objective is set from `objective`
+  bool search_segments = true; // false: skip the matrix-engine searches (memory planning only)
+  ProgressReporter progress;
+};
+
+struct NetworkPlan {
+  MovementPlan movement;
+  BankMapping banks;
+  SplitResult split;
+  MemoryReport memory_before; // hotspots of the whole-node plan
+  MemoryReport memory_after;  // with the split regions as super-nodes
+  FusionPlan fusion;          // empty when search_segments is false
+  LayoutPlan layout;
+  double seconds = 0;
+
+  /// 1 - peak_after / peak_before of the global level (VMOC's memory compression).
+  double compression() const;
+};
+
+NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOptions &options);
+
+} // namespace dse

@@ -1,0 +1,22 @@
+// Renders a network plan: the text summary, the hotspot report (`dse network --report`), and
+// the CSV tables written to the report directory.
+#pragma once
+
+#include <string>
+
+#include "dse/graph/network_plan.hpp"
+
+namespace dse {
+
+std::string network_summary(const NetworkPlan &plan, const Graph &graph, const Hardware &hw,
+                            const NetworkOptions &options);
+/// Hotspots per level before splitting, the decision for each, and what is left after.
+std::string hotspot_report(const NetworkPlan &plan, const Graph &graph);
+/// plan,step,node,part,region, then per level its live words, and resident and DRAM words.
+std::string memory_csv(const NetworkPlan &plan, const Graph &graph);
+std::string splits_csv(const NetworkPlan &plan, const Graph &graph);
+/// One row per segment and a final total row.
+std::string segments_csv(const NetworkPlan &plan, const Graph &graph);
+std::string layout_csv(const NetworkPlan &plan, const Graph &graph);
+
+} // namespace dse

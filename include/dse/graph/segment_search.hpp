@@ -1,0 +1,50 @@
+// The matrix engine applied to graph segments: each lowered segment is explored once per
+// distinct workload (layers of equal shape share one search) and its best point taken.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "dse/graph/adaptive_split.hpp"
+#include "dse/search/explore.hpp"
+
+namespace dse {
+
+/// The best mapping of a segment for one objective.
+struct SegmentCost {
+  double latency_s = 0;
+  double energy_pj = 0;
+  double dram_words = 0;
+  double buffer_words = 0;
+  double macs = 0;
+  bool fused = false;     // the best point runs a producer->consumer pair fused
+  std::string restreamed; // the operand read from DRAM most often per word (loop order)
+};
+
+class SegmentSearcher {
+public:
+  /// `options` are the per-segment search options (tile menu, threads, ...); the objectives
+  /// searched are latency and energy, and the best point for `objective` is kept.
+  SegmentSearcher(const Hardware &hw, SearchOptions options, PlanObjective objective);
+
+  /// The segment's best mapping; nothing when no mapping fits the global buffer.
+  std::optional<SegmentCost> best(const Workload &workload);
+
+  int searches() const { return searches_; }
+  int cache_hits() const { return hits_; }
+
+private:
+  /// The objective first, the other one as the tie-break.
+  std::pair<double, double> rank(const Objectives &o) const;
+
+  const Hardware &hw_;
+  SearchOptions options_;
+  PlanObjective objective_;
+  CandidateCache candidates_;
+  std::map<std::string, std::optional<SegmentCost>> results_;
+  int searches_ = 0;
+  int hits_ = 0;
+};
+
+} // namespace dse

@@ -1,0 +1,69 @@
+// `dse network`: load a network and an accelerator, run the graph-level pipeline, print the
+// summary (and with --report the hotspots), and write the report directory.
+#include <filesystem>
+
+#include "dse/cli/commands.hpp"
+#include "dse/cli/output_file.hpp"
+#include "dse/cli/progress_bar.hpp"
+#include "dse/config/graph_loader.hpp"
+#include "dse/config/hardware_loader.hpp"
+#include "dse/graph/network_report.hpp"
+
+namespace dse {
+
+namespace {
+
+PlanObjective parse_plan_objective(const std::string &name) {
+  if (name == "latency")
+    return PlanObjective::Latency;
+  if (name == "energy")
+    return PlanObjective::Energy;
+  throw UserError("unknown objective '" + name + "'; expected latency or energy");
+}
+
+void write_report_directory(const std::string &dir, const NetworkPlan &plan, const Graph &graph,
+                            const std::string &summary, bool searched) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw UserError("cannot create report directory '" + dir + "'" +
+                    (ec ? ": " + ec.message() : ": a file of that name exists"));
+  const auto path = [&dir](const char *file) {
+    return (std::filesystem::path(dir) / file).string();
+  };
+  write_output(path("summary.txt"), summary);
+  write_output(path("hotspots.txt"), hotspot_report(plan, graph));
+  write_output(path("memory.csv"), memory_csv(plan, graph));
+  write_output(path("splits.csv"), splits_csv(plan, graph));
+  write_output(path("layout.csv"), layout_csv(plan, graph));
+  if (searched)
+    write_output(path("segments.csv"), segments_csv(plan, graph));
+}
+
+} // namespace
+
+int run_network(const NetworkArgs &args) {
+  NetworkOptions options;
+  options.objective = parse_plan_objective(args.objective);
+  options.search.menu = parse_tile_menu(args.tiles);
+  options.search.latency_model = parse_latency_model(args.latency_model);
+  options.search.threads = args.threads;
+  options.search_segments = !args.no_search;
+  const Hardware hw = load_hardware(args.hw_path);
+  const Graph graph = load_network(args.model_path);
+  NetworkPlan plan;
+  {
+    ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());
+    options.progress = [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
+      bar.update(label, done, total);
+    };
+    plan = plan_network(graph, hw, options);
+  }
+  const std::string summary = network_summary(plan, graph, hw, options);
+  if (!args.output_dir.empty())
+    write_report_directory(args.output_dir, plan, graph, summary, options.search_segments);
+  write_output("", args.report ? summary + "\n" + hotspot_report(plan, graph) : summary);
+  return 0;
+}
+
+} // namespace dse

@@ -1,0 +1,102 @@
+// Shared emitter helpers: names, pointer and origin expressions, the counter table.
+#include "emit_common.hpp"
+
+#include <algorithm>
+
+#include "code_writer.hpp"
+#include "dse/codegen/kernel_report.hpp"
+
+namespace dse::codegen {
+
+namespace {
+
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+} // namespace
+
+CounterTable counter_table(const std::vector<SegmentPlan> &plans) {
+  CounterTable table;
+  for (size_t s = 0; s < plans.size(); ++s) {
+    const SegmentPlan &plan = plans[s];
+    const int segment = static_cast<int>(s);
+    table.tensor_entry.emplace_back();
+    for (const ProblemTensor &t : plan.problem->tensors) {
+      table.tensor_entry.back().push_back(static_cast<int>(table.words.size()));
+      table.words.push_back({segment, t.name});
+    }
+    table.pass_entry.push_back(-1);
+    if (plan.softmax.form == SoftmaxForm::Pass) {
+      table.pass_entry.back() = static_cast<int>(table.words.size());
+      table.words.push_back({segment, kSoftmaxPassCounter});
+    }
+    table.mac_entry.emplace_back();
+    for (const OpPlan &op : plan.ops) {
+      table.mac_entry.back().push_back(static_cast<int>(table.macs.size()));
+      table.macs.push_back({segment, op.name});
+    }
+  }
+  return table;
+}
+
+std::string loop_var(const SegmentPlan &plan, int dim) {
+  return "i_" + ident(plan.dims[static_cast<size_t>(dim)].name);
+}
+
+std::string dram_array(const std::string &tensor) { return "t_" + ident(tensor); }
+std::string dram_shape(const std::string &tensor) { return "kShape_" + ident(tensor); }
+
+std::string tile_pointer(const SegmentPlan &plan, int tile, const std::vector<int> &entered) {
+  const TilePlan &t = plan.tiles[static_cast<size_t>(tile)];
+  std::vector<std::string> terms{"gb", std::to_string(t.offset)};
+  if (t.offset == 0)
+    terms.pop_back();
+  for (int d : entered) {
+    const std::int64_t step =
+        t.dim_stride[static_cast<size_t>(d)] * plan.dims[static_cast<size_t>(d)].tile;
+    if (step != 0 && !contains(t.above, d))
+      terms.push_back(loop_var(plan, d) + " * " + std::to_string(step));
+  }
+  return sum_of(terms);
+}
+
+std::vector<std::int64_t> region_extent(const SegmentPlan &plan, int tile,
+                                        const std::vector<int> &entered) {
+  const TilePlan &t = plan.tiles[static_cast<size_t>(tile)];
+  std::vector<std::int64_t> out;
+  for (size_t p = 0; p < t.access.indices.size(); ++p) {
+    const int d = plain_dim(t.access.indices[p]);
+    out.push_back(contains(entered, d) ? plan.dims[static_cast<size_t>(d)].tile : t.extent[p]);
+  }
+  return out;
+}
+
+std::vector<std::string> box_origin(const SegmentPlan &plan, int tile) {
+  const TilePlan &t = plan.tiles[static_cast<size_t>(tile)];
+  std::vector<std::string> out;
+  for (const IndexExpr &e : t.access.indices) {
+    std::vector<std::string> terms;
+    for (const IndexTerm &term : e.terms)
+      if (contains(t.above, term.dim))
+        terms.push_back(loop_var(plan, term.dim) + " * " +
+                        std::to_string(term.coef * plan.dims[static_cast<size_t>(term.dim)].tile));
+    out.push_back(sum_of(terms));
+  }
+  return out;
+}
+
+std::string access_text(const Workload &workload, const TensorAccess &access) {
+  std::string out = access.tensor + "[";
+  for (size_t p = 0; p < access.indices.size(); ++p) {
+    out += p ? "," : "";
+    for (size_t k = 0; k < access.indices[p].terms.size(); ++k) {
+      const IndexTerm &t = access.indices[p].terms[k];
+      out += (k ? "+" : "") + (t.coef == 1 ? "" : std::to_string(t.coef) + "*") +
+             workload.dims.at(static_cast<size_t>(t.dim)).name;
+    }
+  }
+  return out + "]";
+}
+
+} // namespace dse::codegen

@@ -1,0 +1,249 @@
+// Segment planning: dimension extents, tile boxes and storage orders, register blocking, the
+// softmax form, and the checks that refuse what cannot be executed exactly.
+#include "dse/codegen/kernel_plan.hpp"
+
+#include <algorithm>
+
+#include "dse/support/error.hpp"
+#include "operand_roles.hpp"
+#include "schedule_steps.hpp"
+
+namespace dse {
+
+namespace {
+
+constexpr int kDefaultLanes = 8;
+constexpr int kMaxRegisterRows = 12;
+constexpr int kDefaultRows = 6; // no register level declared: the classic 6 x 2-vector block
+
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+std::vector<DimPlan> plan_dims(const Problem &p, const Tiling &tiling) {
+  std::vector<DimPlan> dims;
+  for (size_t d = 0; d < p.workload->dims.size(); ++d) {
+    DimPlan dim;
+    dim.name = p.workload->dims[d].name;
+    dim.size = p.workload->dims[d].size;
+    dim.tile = p.is_window[d] ? dim.size : tiling.tile.at(d);
+    dim.trips = (dim.size + dim.tile - 1) / dim.tile;
+    dims.push_back(dim);
+  }
+  return dims;
+}
+
+/// Box extents, storage order and strides of a tile allocated with the loops `above` entered;
+/// `block` > 0 packs the contiguous position in blocks of that many.
+void shape_tile(TilePlan &t, const std::vector<DimPlan> &dims, int contiguous, std::int64_t block) {
+  t.extent.clear();
+  for (const IndexExpr &e : t.access.indices) {
+    std::int64_t span = 1;
+    for (const IndexTerm &term : e.terms) {
+      const DimPlan &d = dims[static_cast<size_t>(term.dim)];
+      span += term.coef * ((contains(t.above, term.dim) ? d.tile : d.padded()) - 1);
+    }
+    t.extent.push_back(span);
+  }
+  t.order.clear();
+  for (int p = 0; p < static_cast<int>(t.extent.size()); ++p)
+    if (p != contiguous)
+      t.order.push_back(p);
+  if (contiguous >= 0)
+    t.order.push_back(contiguous);
+  const size_t last = static_cast<size_t>(t.order.back());
+  t.block = block > 0 ? block : t.extent[last];
+  // Row-major over the other positions, each step spanning one block row.
+  std::vector<std::int64_t> position_stride(t.extent.size(), 0);
+  std::int64_t stride = t.block;
+  for (auto it = t.order.rbegin() + 1; it != t.order.rend(); ++it) {
+    position_stride[static_cast<size_t>(*it)] = stride;
+    stride *= t.extent[static_cast<size_t>(*it)];
+  }
+  // Along the contiguous position: 1, or per unit between the blocks of a packed tile.
+  position_stride[last] = t.block == t.extent[last] ? 1 : stride / t.block;
+  t.words = stride / t.block * t.extent[last];
+  t.dim_stride.assign(dims.size(), 0);
+  for (size_t p = 0; p < t.access.indices.size(); ++p)
+    for (const IndexTerm &term : t.access.indices[p].terms)
+      t.dim_stride[static_cast<size_t>(term.dim)] += term.coef * position_stride[p];
+}
+
+TilePlan plan_tensor_tile(const Problem &p, const Dataflow &df, int tensor,
+                          const std::vector<DimPlan> &dims, int contiguous, std::int64_t block) {
+  const ProblemTensor &pt = p.tensors[static_cast<size_t>(tensor)];
+  TilePlan t;
+  t.tensor = tensor;
+  t.name = pt.name;
+  t.role = pt.role;
+  t.access = pt.access;
+  const std::vector<int> path = tensor == p.intermediate ? df.prefix : df.path(pt.owner);
+  const auto depth = static_cast<std::ptrdiff_t>(df.retention[static_cast<size_t>(tensor)]);
+  t.above.assign(path.begin(), path.begin() + depth);
+  shape_tile(t, dims, contiguous, block);
+  if (t.role == TensorRole::Output)
+    for (int d : t.above)
+      if (!t.access.uses(d))
+        t.revisit_loops.push_back(d);
+  return t;
+}
+
+OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
+               const std::vector<DimPlan> &dims) {
+  const ProblemOp &op = p.ops[static_cast<size_t>(o)];
+  OpPlan out;
+  out.name = p.op(o).name;
+  out.a_tile = op.tensors[static_cast<size_t>(r.a_input)];
+  out.b_tile = op.tensors[static_cast<size_t>(r.b_input)];
+  out.c_tile = op.tensors.back();
+  out.row_dim = r.row_dim;
+  out.vec_dim = r.vec_dim;
+  out.rows = rows;
+  out.macs_per_tile = 1;
+  const TensorAccess &c = op.accesses.back();
+  for (int d : op.dims) {
+    out.macs_per_tile *= dims[static_cast<size_t>(d)].tile;
+    if (!c.uses(d))
+      out.reduction_dims.push_back(d);
+    else if (d != r.row_dim && d != r.vec_dim)
+      out.outer_dims.push_back(d);
+  }
+  return out;
+}
+
+void refuse_unsupported_ops(const Problem &p) {
+  for (size_t o = 0; o < p.ops.size(); ++o) {
+    const Operator &op = p.op(static_cast<int>(o));
+    if (op.einsum.inputs.size() != 2)
+      throw UserError("op '" + op.name +
+                      "' has one input; the emitter executes two-input einsums only");
+    for (int a : p.ops[o].attached_ops) {
+      const Operator &attached = p.workload->ops.at(static_cast<size_t>(a));
+      if (attached.kind == OpKind::Elementwise)
+        throw UserError("elementwise op '" + attached.name +
+                        "' names no function, so the emitter cannot execute it");
+      if (p.fused() && o == 1)
+        throw UserError("softmax op '" + attached.name + "' on the output of fused op '" + op.name +
+                        "' is not executed: the model counts no pass for it");
+    }
+  }
+}
+
+/// The online form keeps one running max and sum per row and rescales the consumer's output;
+/// that is exact only when the normalised dim is the consumer's only reduction.
+void check_online(const Problem &p, const Operator &softmax) {
+  const std::vector<int> reductions = p.op(1).reduction_dims();
+  const std::string over = p.dim_name(softmax.over_dim);
+  if (!contains(reductions, softmax.over_dim))
+    throw UserError("softmax '" + softmax.name + "' over '" + over +
+                    "' is split by a prefix loop, but op '" + p.op(1).name +
+                    "' does not reduce over it: rows cannot be normalised before they are used");
+  if (reductions.size() != 1)
+    throw UserError("online softmax over '" + over + "' needs it to be the only reduction of op '" +
+                    p.op(1).name + "'");
+}
+
+SoftmaxPlan plan_softmax(const Problem &p, const Dataflow &df, SegmentPlan &plan) {
+  SoftmaxPlan s;
+  for (int a : p.ops[0].attached_ops)
+    if (p.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
+      s.workload_op = a;
+  if (s.workload_op < 0)
+    return s;
+  const Operator &softmax = p.workload->ops.at(static_cast<size_t>(s.workload_op));
+  s.over_dim = softmax.over_dim;
+  if (!p.fused()) {
+    s.form = SoftmaxForm::Pass;
+    s.pass_row_words = plan.dims[static_cast<size_t>(s.over_dim)].padded();
+    return s;
+  }
+  const auto at = std::find(df.prefix.begin(), df.prefix.end(), s.over_dim);
+  if (at == df.prefix.end()) {
+    s.form = SoftmaxForm::Whole;
+    return s;
+  }
+  check_online(p, softmax);
+  s.form = SoftmaxForm::Online;
+  s.over_position = static_cast<int>(at - df.prefix.begin());
+  s.output_tile = p.ops[1].tensors.back();
+  for (auto it = at + 1; it != df.prefix.end(); ++it)
+    if (contains(p.consumer_only_dims, *it))
+      s.update_loops.push_back(*it);
+  // The state: max, sum and last scale of every row the dim's loop sweeps, in the intermediate's
+  // storage order without the normalised dim.
+  const TilePlan &inter = plan.tiles[static_cast<size_t>(p.intermediate)];
+  TilePlan state;
+  state.name = "softmax state";
+  state.role = TensorRole::Intermediate;
+  state.above.assign(df.prefix.begin(), at);
+  int contiguous = -1;
+  for (int pos : inter.order) {
+    const IndexExpr &e = inter.access.indices[static_cast<size_t>(pos)];
+    if (e.terms[0].dim == s.over_dim)
+      continue;
+    contiguous = static_cast<int>(state.access.indices.size());
+    state.access.indices.push_back(e);
+  }
+  shape_tile(state, plan.dims, contiguous, 0);
+  state.words *= 3;
+  s.state_tile = static_cast<int>(plan.tiles.size());
+  plan.tiles.push_back(state);
+  return s;
+}
+
+} // namespace
+
+CodegenTarget codegen_target(const Hardware &hw) {
+  CodegenTarget t;
+  t.lanes = hw.array.is_vector ? static_cast<int>(hw.array.cols) : kDefaultLanes;
+  t.cores = static_cast<int>(hw.cores);
+  t.gb_words = hw.gb_capacity_words();
+  const MemoryLevel *rf = hw.register_file();
+  if (rf == nullptr) {
+    t.rows = kDefaultRows;
+    t.register_words = static_cast<std::int64_t>(t.rows) * t.col_block();
+    return t;
+  }
+  t.register_words = *rf->capacity_words;
+  t.vectors = t.register_words >= 4 * t.lanes ? 2 : 1;
+  t.rows = static_cast<int>(
+      std::clamp<std::int64_t>(t.register_words / t.col_block(), 1, kMaxRegisterRows));
+  if (t.register_words < t.col_block())
+    throw UserError("register level '" + rf->name + "' holds " + std::to_string(t.register_words) +
+                    " words, less than one vector of " + std::to_string(t.lanes) + " lanes");
+  return t;
+}
+
+SegmentPlan plan_segment(const Problem &problem, const Candidate &candidate, const Tiling &tiling,
+                         const CodegenTarget &target) {
+  refuse_unsupported_ops(problem);
+  const Dataflow &df = candidate.dataflow;
+  SegmentPlan plan;
+  plan.problem = &problem;
+  plan.dims = plan_dims(problem, tiling);
+  plan.description = describe(problem, candidate) + " | tiles";
+  for (int d : problem.dims)
+    if (!problem.is_window[static_cast<size_t>(d)])
+      plan.description +=
+          " " + problem.dim_name(d) + "=" + std::to_string(tiling.tile.at(static_cast<size_t>(d)));
+  const std::vector<codegen::OpRoles> roles = codegen::choose_roles(problem, plan.dims, target);
+  std::vector<int> rows;
+  for (const codegen::OpRoles &r : roles)
+    rows.push_back(
+        r.row_dim < 0
+            ? 1
+            : codegen::register_rows(plan.dims[static_cast<size_t>(r.row_dim)].tile, target.rows));
+  const std::vector<int> contiguous = codegen::contiguous_positions(problem, roles);
+  const std::vector<std::int64_t> blocks =
+      codegen::panel_blocks(problem, roles, rows, plan.dims, target.col_block());
+  for (size_t t = 0; t < problem.tensors.size(); ++t)
+    plan.tiles.push_back(
+        plan_tensor_tile(problem, df, static_cast<int>(t), plan.dims, contiguous[t], blocks[t]));
+  for (size_t o = 0; o < problem.ops.size(); ++o)
+    plan.ops.push_back(plan_op(problem, static_cast<int>(o), roles[o], rows[o], plan.dims));
+  plan.softmax = plan_softmax(problem, df, plan);
+  codegen::build_steps(plan, df);
+  return plan;
+}
+
+} // namespace dse

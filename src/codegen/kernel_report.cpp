@@ -1,0 +1,146 @@
+// Kernel reports: JSON parsing, the model's predictions through evaluate_mapping, and the
+// measured-vs-predicted table.
+#include "dse/codegen/kernel_report.hpp"
+
+#include <iomanip>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "dse/model/mapping_evaluation.hpp"
+#include "dse/model/metrics.hpp"
+
+namespace dse {
+
+namespace {
+
+std::string segment_label(const Problem &p) {
+  std::string label;
+  for (size_t o = 0; o < p.ops.size(); ++o)
+    label += (o ? "+" : "") + p.op(static_cast<int>(o)).name;
+  return p.fused() ? label + " fused" : label;
+}
+
+KernelSegmentCounts parse_segment(const nlohmann::json &j) {
+  KernelSegmentCounts s;
+  s.label = j.at("label").get<std::string>();
+  for (const nlohmann::json &w : j.at("words")) {
+    const std::string tensor = w.at("tensor").get<std::string>();
+    s.counts.push_back({tensor, "reads", w.at("reads").get<double>()});
+    s.counts.push_back({tensor, "writes", w.at("writes").get<double>()});
+  }
+  for (const nlohmann::json &m : j.at("macs"))
+    s.counts.push_back({m.at("op").get<std::string>(), "macs", m.at("macs").get<double>()});
+  return s;
+}
+
+double measured_value(const KernelRun &run, const std::string &segment, const KernelCount &want) {
+  for (const KernelSegmentCounts &s : run.segments)
+    if (s.label == segment)
+      for (const KernelCount &c : s.counts)
+        if (c.name == want.name && c.quantity == want.quantity)
+          return c.value;
+  return 0;
+}
+
+std::string number(double v) {
+  std::ostringstream out;
+  out << std::setprecision(15) << v;
+  return out.str();
+}
+
+} // namespace
+
+KernelRun parse_kernel_run(const std::string &json) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(json);
+    KernelRun r;
+    r.kernel = j.at("kernel").get<std::string>();
+    r.seconds = j.at("seconds").get<double>();
+    const nlohmann::json &check = j.at("check");
+    r.checked = check.at("performed").get<bool>();
+    r.check_passed = check.at("passed").get<bool>();
+    r.max_relative_error = check.at("max_relative_error").get<double>();
+    r.tolerance = check.at("tolerance").get<double>();
+    for (const nlohmann::json &s : j.at("segments"))
+      r.segments.push_back(parse_segment(s));
+    return r;
+  } catch (const nlohmann::json::exception &e) {
+    throw UserError("the kernel printed no valid report (" + std::string(e.what()) +
+                    "): " + json.substr(0, 200));
+  }
+}
+
+std::vector<KernelSegmentCounts> predicted_counts(const std::vector<KernelSegment> &segments,
+                                                  const Hardware &hw) {
+  std::vector<KernelSegmentCounts> out;
+  for (const KernelSegment &s : execution_order(segments)) {
+    const Problem &p = *s.problem;
+    const MappingReport r = evaluate_mapping(p, s.candidate, s.tiling, hw, LatencyModel::Roofline);
+    KernelSegmentCounts c;
+    c.label = segment_label(p);
+    for (const TensorReport &t : r.tensors) {
+      c.counts.push_back({t.name, "reads", t.dram_reads});
+      c.counts.push_back({t.name, "writes", t.dram_writes});
+    }
+    if (r.softmax_pass_words > 0) {
+      c.counts.push_back({kSoftmaxPassCounter, "reads", r.softmax_pass_words});
+      c.counts.push_back({kSoftmaxPassCounter, "writes", r.softmax_pass_words});
+    }
+    for (const OperatorReport &o : r.operators)
+      c.counts.push_back({o.name, "macs", o.macs});
+    out.push_back(c);
+  }
+  return out;
+}
+
+double predicted_latency_s(const std::vector<KernelSegment> &segments, const Hardware &hw,
+                           LatencyModel model) {
+  double total = 0;
+  for (const KernelSegment &s : segments)
+    total += evaluate_mapping(*s.problem, s.candidate, s.tiling, hw, model).objectives.latency_s;
+  return total;
+}
+
+std::vector<CountComparison> compare_counts(const std::vector<KernelSegmentCounts> &predicted,
+                                            const KernelRun &measured) {
+  std::vector<CountComparison> rows;
+  for (const KernelSegmentCounts &s : predicted)
+    for (const KernelCount &c : s.counts)
+      rows.push_back({s.label, c.name, c.quantity, c.value, measured_value(measured, s.label, c)});
+  for (const KernelSegmentCounts &s : measured.segments)
+    for (const KernelCount &c : s.counts) {
+      bool known = false;
+      for (const CountComparison &r : rows)
+        known = known || (r.segment == s.label && r.name == c.name && r.quantity == c.quantity);
+      if (!known)
+        rows.push_back({s.label, c.name, c.quantity, 0, c.value});
+    }
+  return rows;
+}
+
+std::string comparison_text(const std::vector<CountComparison> &rows, const KernelRun &run,
+                            double predicted_latency_s, bool &ok) {
+  std::ostringstream out;
+  ok = run.check_passed;
+  out << std::left << std::setw(24) << "segment" << std::setw(16) << "count" << std::setw(8) << ""
+      << std::right << std::setw(18) << "predicted" << std::setw(18) << "measured"
+      << "  match\n";
+  for (const CountComparison &r : rows) {
+    ok = ok && r.equal();
+    out << std::left << std::setw(24) << r.segment << std::setw(16) << r.name << std::setw(8)
+        << r.quantity << std::right << std::setw(18) << number(r.predicted) << std::setw(18)
+        << number(r.measured) << "  " << (r.equal() ? "yes" : "NO") << "\n";
+  }
+  out << "time: measured " << number(run.seconds) << " s, model latency "
+      << number(predicted_latency_s) << " s\n";
+  if (!run.checked)
+    out << "check: skipped\n";
+  else
+    out << "check: " << (run.check_passed ? "passed" : "FAILED") << " (max relative error "
+        << number(run.max_relative_error) << ", tolerance " << number(run.tolerance) << ")\n";
+  out << (ok ? "counts equal the model's prediction\n"
+             : "the kernel disagrees with the model or failed its check\n");
+  return out.str();
+}
+
+} // namespace dse

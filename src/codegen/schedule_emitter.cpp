@@ -1,0 +1,151 @@
+// Segment emission: one C++ statement per step of the plan, so the generated loop nest reads
+// like the schedule (prefix loops, then each operator's sub-nest).
+#include "schedule_emitter.hpp"
+
+#include "micro_kernel.hpp"
+#include "softmax_emitter.hpp"
+
+namespace dse::codegen {
+
+namespace {
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+class SegmentWriter {
+public:
+  SegmentWriter(CodeWriter &out, const SegmentPlan &plan, int segment, const CounterTable &counters)
+      : out_(out), plan_(plan), segment_(segment), counters_(counters) {}
+
+  void write(const std::string &gb_name) {
+    out_.open("void " + segment_function(segment_) + "()");
+    out_.line("static_assert(" + num(plan_.peak_words) + " <= kGbWords, \"segment " +
+              num(segment_) + " needs " + num(plan_.peak_words) +
+              " words of global buffer at its peak, more than '" + gb_name + "' holds\");");
+    for (size_t k = 0; k < plan_.steps.size(); ++k)
+      step(k);
+    out_.close();
+  }
+
+private:
+  const TilePlan &tile(int t) const { return plan_.tiles[static_cast<size_t>(t)]; }
+  std::string words_entry(int t) const {
+    return num(counters_.tensor_entry[static_cast<size_t>(segment_)][static_cast<size_t>(t)]);
+  }
+
+  /// copy_in / copy_out of the tile's box between the arena and its DRAM array.
+  std::string copy(const char *fn, int t) const {
+    const TilePlan &x = tile(t);
+    return std::string(fn) + "<" + num(static_cast<std::int64_t>(x.extent.size())) + ">(gb + " +
+           num(x.offset) + ", " + dram_array(x.name) + ".data(), " + dram_shape(x.name) + ", " +
+           braced(box_origin(plan_, t)) + ", " + braced(x.extent) + ", " + braced(x.order) + ", " +
+           num(x.block) + ");";
+  }
+
+  void allocate(int t) {
+    const TilePlan &x = tile(t);
+    const std::string at = "gb + " + num(x.offset);
+    const std::string zero = "zero(" + at + ", " + num(x.words) + ");";
+    const std::string load =
+        copy("copy_in", t) + " dram_reads[" + words_entry(t) + "] += " + num(x.words) + ";";
+    if (x.tensor < 0) {
+      out_.line("softmax_state_init(" + at + ", " + num(x.words / 3) + "); // " + x.name);
+      return;
+    }
+    switch (x.role) {
+    case TensorRole::Input:
+      out_.line(load + " // " + x.name);
+      return;
+    case TensorRole::Intermediate:
+      out_.line(zero + " // " + x.name + " (intermediate, never leaves the arena)");
+      return;
+    case TensorRole::Output:
+      if (x.revisit_loops.empty()) {
+        out_.line(zero + " // " + x.name);
+        return;
+      }
+      std::string again;
+      for (int d : x.revisit_loops)
+        again += (again.empty() ? "" : " || ") + loop_var(plan_, d) + " != 0";
+      out_.line("if (" + again + ") { // " + x.name + ": partial sums written before come back");
+      out_.line("  " + load);
+      out_.line("} else {");
+      out_.line("  " + zero);
+      out_.line("}");
+      return;
+    }
+  }
+
+  void release(int t) {
+    const TilePlan &x = tile(t);
+    if (x.tensor >= 0 && x.role == TensorRole::Output)
+      out_.line(copy("copy_out", t) + " dram_writes[" + words_entry(t) + "] += " + num(x.words) +
+                ";");
+  }
+
+  void compute(const Step &s) {
+    const OpPlan &o = plan_.ops[static_cast<size_t>(s.op)];
+    out_.line(compute_function(segment_, plan_, s.op) + "(" +
+              tile_pointer(plan_, o.a_tile, s.entered) + ", " +
+              tile_pointer(plan_, o.b_tile, s.entered) + ", " +
+              tile_pointer(plan_, o.c_tile, s.entered) + ");");
+    out_.line("macs[" +
+              num(counters_.mac_entry[static_cast<size_t>(segment_)][static_cast<size_t>(s.op)]) +
+              "] += " + num(o.macs_per_tile) + ";");
+  }
+
+  void step(size_t k) {
+    const Step &s = plan_.steps[k];
+    switch (s.kind) {
+    case StepKind::LoopBegin: {
+      const DimPlan &d = plan_.dims[static_cast<size_t>(s.dim)];
+      const std::string v = loop_var(plan_, s.dim);
+      out_.open("for (i64 " + v + " = 0; " + v + " < " + num(d.trips) + "; ++" + v + ")");
+      out_.line("// " + d.name + ": tiles of " + num(d.tile) +
+                (d.padded() == d.size
+                     ? ""
+                     : " (padded to " + num(d.padded()) + " of " + num(d.size) + ")"));
+      return;
+    }
+    case StepKind::LoopEnd:
+      out_.close();
+      return;
+    case StepKind::Allocate:
+      allocate(s.tile);
+      return;
+    case StepKind::Release:
+      release(s.tile);
+      return;
+    case StepKind::Compute:
+      compute(s);
+      return;
+    case StepKind::Softmax:
+    case StepKind::Rescale:
+    case StepKind::Normalize:
+      out_.line(softmax_step_statement(plan_, segment_, k));
+      return;
+    }
+  }
+
+  CodeWriter &out_;
+  const SegmentPlan &plan_;
+  int segment_;
+  const CounterTable &counters_;
+};
+
+} // namespace
+
+std::string segment_function(int segment) { return "segment_" + std::to_string(segment); }
+
+void emit_segment(CodeWriter &out, const SegmentPlan &plan, int segment,
+                  const CounterTable &counters, const CodegenTarget &target,
+                  const std::string &gb_name) {
+  for (size_t o = 0; o < plan.ops.size(); ++o) {
+    emit_micro_kernel(out, plan, segment, static_cast<int>(o), target);
+    out.blank();
+  }
+  emit_softmax_functions(out, plan, segment, counters);
+  out.line("// Segment " + num(segment) + ": " + plan.description);
+  SegmentWriter(out, plan, segment, counters).write(gb_name);
+}
+
+} // namespace dse::codegen

@@ -1,0 +1,394 @@
+// Imports an ONNX ModelProto (parsed with protobuf, external data never opened) into a Graph:
+// shape plumbing is folded to constants, weights keep their initializer dims, every shape is
+// inferred and checked against the file's value_info.
+#include "dse/config/onnx_loader.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "dse/ir/graph_shapes.hpp"
+#include "onnx_constants.hpp"
+#include "yaml_reader.hpp"
+
+namespace dse {
+
+namespace {
+
+using Ints = std::vector<std::int64_t>;
+
+/// Operator types folded away on import when their inputs are static.
+bool is_plumbing(const std::string &op) {
+  return op == "Constant" || op == "Shape" || op == "Gather" || op == "Unsqueeze" ||
+         op == "Squeeze";
+}
+
+/// Input slots read as constant parameters rather than data.
+bool is_parameter_slot(const std::string &op, size_t slot) {
+  return slot >= 1 && (op == "Reshape" || op == "Split" || op == "Unsqueeze" || op == "Squeeze" ||
+                       op == "ReduceMean" || op == "Slice" || op == "Clip" || op == "Dropout");
+}
+
+const onnx::AttributeProto *find_attr(const onnx::NodeProto &node, const std::string &name) {
+  for (const onnx::AttributeProto &a : node.attribute())
+    if (a.name() == name)
+      return &a;
+  return nullptr;
+}
+
+Ints ints_attr(const onnx::NodeProto &node, const std::string &name) {
+  const onnx::AttributeProto *a = find_attr(node, name);
+  return a ? Ints(a->ints().begin(), a->ints().end()) : Ints{};
+}
+
+std::int64_t int_attr(const onnx::NodeProto &node, const std::string &name, std::int64_t fallback) {
+  const onnx::AttributeProto *a = find_attr(node, name);
+  return a ? a->i() : fallback;
+}
+
+class OnnxImporter {
+public:
+  explicit OnnxImporter(std::string file) : file_(std::move(file)) {}
+
+  Graph run(const onnx::ModelProto &model) {
+    for (const onnx::OperatorSetIdProto &o : model.opset_import())
+      if (o.domain().empty() || o.domain() == "ai.onnx")
+        opset_ = o.version();
+    const onnx::GraphProto &g = model.graph();
+    if (g.node_size() == 0)
+      fail("the model has no nodes");
+    graph_.name = std::filesystem::path(file_).stem().string();
+    graph_.source_file = file_;
+    check_supported(g);
+    read_declared_shapes(g);
+    read_initializers(g);
+    read_inputs(g);
+    for (int i = 0; i < g.node_size(); ++i)
+      import_node(g.node(i), i);
+    read_outputs(g);
+    link_graph(graph_);
+    return std::move(graph_);
+  }
+
+private:
+  [[noreturn]] void fail(const std::string &message) const {
+    throw UserError(SourceLocation{file_, 0, 0}, message);
+  }
+
+  static std::string label(const onnx::NodeProto &node, int index) {
+    return "node '" + node.name() + "' (#" + std::to_string(index) + ")";
+  }
+
+  void check_supported(const onnx::GraphProto &g) const {
+    std::vector<std::string> bad;
+    for (int i = 0; i < g.node_size(); ++i) {
+      const onnx::NodeProto &n = g.node(i);
+      const bool std_domain = n.domain().empty() || n.domain() == "ai.onnx";
+      if (!std_domain || (!op_type_info(n.op_type()) && !is_plumbing(n.op_type())))
+        bad.push_back("'" + n.op_type() + "' at " + label(n, i));
+    }
+    if (bad.empty())
+      return;
+    std::string list;
+    for (const std::string &b : bad)
+      list += (list.empty() ? "" : ", ") + b;
+    fail(std::to_string(bad.size()) + " unsupported operator" + (bad.size() > 1 ? "s" : "") + ": " +
+         list + " (supported: " + supported_op_types() +
+         ", and Constant/Shape/Gather/Unsqueeze/Squeeze as shape plumbing)");
+  }
+
+  /// The static shape of a value's type, or nothing if any dimension is unknown.
+  static std::optional<Shape> static_shape(const onnx::TypeProto &type) {
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+      return std::nullopt;
+    Shape shape;
+    for (const auto &d : type.tensor_type().shape().dim()) {
+      if (!d.has_dim_value() || d.dim_value() < 1)
+        return std::nullopt;
+      shape.push_back(d.dim_value());
+    }
+    return shape;
+  }
+
+  void read_declared_shapes(const onnx::GraphProto &g) {
+    for (const auto &v : g.value_info())
+      if (auto s = static_shape(v.type()))
+        declared_[v.name()] = *s;
+    for (const auto &v : g.output())
+      if (auto s = static_shape(v.type()))
+        declared_[v.name()] = *s;
+  }
+
+  int add_tensor(const std::string &name, Shape shape, TensorKind kind) {
+    if (tensors_.count(name) || statics_.count(name))
+      fail("tensor '" + name + "' is defined twice");
+    graph_.tensors.push_back({name, std::move(shape), kind, -1, {}, false});
+    tensors_[name] = static_cast<int>(graph_.tensors.size()) - 1;
+    return tensors_[name];
+  }
+
+  void read_initializers(const onnx::GraphProto &g) {
+    for (const onnx::TensorProto &init : g.initializer()) {
+      StaticValue v = static_value_of(init);
+      if (std::any_of(v.shape.begin(), v.shape.end(), [](std::int64_t d) { return d < 0; }))
+        fail("initializer '" + init.name() + "' has a negative dimension");
+      if (v.values || element_count(v.shape) == 0) {
+        statics_[init.name()] = std::move(v);
+        continue;
+      }
+      add_tensor(init.name(), v.shape, TensorKind::Weight);
+    }
+  }
+
+  void read_inputs(const onnx::GraphProto &g) {
+    for (const onnx::ValueInfoProto &in : g.input()) {
+      if (tensors_.count(in.name()) || statics_.count(in.name()))
+        continue; // an initializer also listed as an input (older exporters)
+      const std::optional<Shape> shape = static_shape(in.type());
+      if (!shape)
+        fail("graph input '" + in.name() +
+             "' has no static shape (symbolic or missing dimensions); export with fixed shapes");
+      graph_.inputs.push_back(add_tensor(in.name(), *shape, TensorKind::Input));
+    }
+  }
+
+  void read_outputs(const onnx::GraphProto &g) {
+    for (const onnx::ValueInfoProto &out : g.output()) {
+      const auto it = tensors_.find(out.name());
+      if (it == tensors_.end() || graph_.tensor(it->second).kind != TensorKind::Activation)
+        fail("graph output '" + out.name() + "' is not computed by any node");
+      graph_.outputs.push_back(it->second);
+    }
+  }
+
+  void import_node(const onnx::NodeProto &node, int index) {
+    const std::string &op = node.op_type();
+    if (node.output_size() == 0 || node.output(0).empty())
+      fail(label(node, index) + " (" + op + ") has no output");
+    if (op == "Constant") {
+      statics_[node.output(0)] = constant_value(node, index);
+      ++graph_.folded_nodes;
+      return;
+    }
+    if (try_fold(node, index))
+      return;
+    if (op == "Identity" && tensors_.count(node.input(0)) &&
+        graph_.tensor(tensors_.at(node.input(0))).kind == TensorKind::Weight) {
+      tensors_[node.output(0)] = tensors_.at(node.input(0)); // a shared parameter
+      ++graph_.folded_nodes;
+      return;
+    }
+    if (op == "Gather" || op == "Shape")
+      fail(label(node, index) + " (" + op + ") reads a computed tensor; only shape computations " +
+           "on constants are supported for it");
+    add_data_node(node, index);
+  }
+
+  StaticValue constant_value(const onnx::NodeProto &node, int index) const {
+    if (const onnx::AttributeProto *a = find_attr(node, "value"))
+      return static_value_of(a->t());
+    if (const onnx::AttributeProto *a = find_attr(node, "value_int"))
+      return {{}, Ints{a->i()}};
+    if (const onnx::AttributeProto *a = find_attr(node, "value_ints"))
+      return {{a->ints_size()}, Ints(a->ints().begin(), a->ints().end())};
+    if (find_attr(node, "value_float"))
+      return {{}, std::nullopt};
+    fail(label(node, index) + " (Constant) has no supported value attribute");
+  }
+
+  /// Folds a plumbing node whose inputs are all static; false if it reads computed data.
+  bool try_fold(const onnx::NodeProto &node, int index) {
+    const std::string &op = node.op_type();
+    if (!is_foldable(op))
+      return false;
+    std::vector<StaticValue> inputs;
+    for (int i = 0; i < node.input_size(); ++i) {
+      const std::string &name = node.input(i);
+      if (const auto s = statics_.find(name); s != statics_.end())
+        inputs.push_back(s->second);
+      else if (op == "Shape" && tensors_.count(name))
+        inputs.push_back({graph_.tensor(tensors_.at(name)).shape, std::nullopt});
+      else
+        return false;
+    }
+    try {
+      statics_[node.output(0)] =
+          fold_node(op, inputs, ints_attr(node, "axes"), int_attr(node, "axis", 0));
+    } catch (const UserError &e) {
+      fail(label(node, index) + " (" + op + ") cannot be folded: " + e.message());
+    }
+    ++graph_.folded_nodes;
+    return true;
+  }
+
+  Ints parameter(const onnx::NodeProto &node, int index, int slot) const {
+    if (slot >= node.input_size() || node.input(slot).empty())
+      return {};
+    const auto s = statics_.find(node.input(slot));
+    if (s == statics_.end() || !s->second.values)
+      fail(label(node, index) + " (" + node.op_type() + ") reads parameter '" + node.input(slot) +
+           "', which has no constant integer value in the file");
+    return *s->second.values;
+  }
+
+  void add_data_node(const onnx::NodeProto &node, int index) {
+    GraphNode n;
+    n.name = node.name().empty() ? node.op_type() + "_" + std::to_string(index) : node.name();
+    n.op_type = node.op_type();
+    n.where = SourceLocation{file_, 0, 0};
+    n.source_index = index;
+    for (int i = 0; i < node.input_size(); ++i) {
+      const std::string &name = node.input(i);
+      if (name.empty() || is_parameter_slot(n.op_type, static_cast<size_t>(i)))
+        continue;
+      if (const auto t = tensors_.find(name); t != tensors_.end())
+        n.inputs.push_back(t->second);
+      else if (!statics_.count(name)) // scalar constants (exponents, epsilons) fold into the op
+        fail(label(node, index) + " (" + n.op_type + ") reads tensor '" + name +
+             "', which is not defined before it");
+    }
+    if (n.inputs.empty())
+      fail(label(node, index) + " (" + n.op_type + ") reads no tensor data");
+    read_attributes(node, index, n);
+    for (int i = 0; i < node.output_size(); ++i)
+      if (n.kind == NodeKind::Split || i == 0)
+        n.outputs.push_back(add_tensor(node.output(i), {}, TensorKind::Activation));
+      else if (!node.output(i).empty())
+        fail(label(node, index) + " (" + n.op_type + ") has optional output '" + node.output(i) +
+             "', which is not supported");
+    graph_.nodes.push_back(std::move(n));
+    const int at = static_cast<int>(graph_.nodes.size()) - 1;
+    infer_node_shapes(graph_, at);
+    check_declared(graph_.nodes.back(), index);
+  }
+
+  void check_declared(const GraphNode &n, int index) const {
+    for (int out : n.outputs) {
+      const GraphTensor &t = graph_.tensor(out);
+      const auto d = declared_.find(t.name);
+      if (d != declared_.end() && d->second != t.shape)
+        fail("node '" + n.name + "' (#" + std::to_string(index) + "): inferred shape " +
+             shape_text(t.shape) + " of tensor '" + t.name + "' differs from the declared " +
+             shape_text(d->second));
+    }
+  }
+
+  void read_attributes(const onnx::NodeProto &node, int index, GraphNode &n) const {
+    const std::string &op = n.op_type;
+    if (op == "Unsqueeze" || op == "Squeeze") {
+      n.kind = NodeKind::Reshape;
+      Ints axes = opset_ >= 13 ? parameter(node, index, 1) : ints_attr(node, "axes");
+      StaticValue shaped{graph_.tensor(n.inputs[0]).shape, std::nullopt};
+      n.attrs.shape = fold_node(op, {shaped}, axes, 0).shape;
+      return;
+    }
+    const OpTypeInfo info = *op_type_info(op);
+    n.kind = info.kind;
+    NodeAttributes &a = n.attrs;
+    a.ops_per_element = info.ops_per_element;
+    a.kernel = ints_attr(node, "kernel_shape");
+    a.strides = ints_attr(node, "strides");
+    a.pads = ints_attr(node, "pads");
+    a.dilations = ints_attr(node, "dilations");
+    a.groups = int_attr(node, "group", 1);
+    a.ceil_mode = int_attr(node, "ceil_mode", 0) != 0;
+    a.trans_a = int_attr(node, "transA", 0) != 0;
+    a.trans_b = int_attr(node, "transB", 0) != 0;
+    a.perm = ints_attr(node, "perm");
+    a.keepdims = int_attr(node, "keepdims", 1) != 0;
+    a.axis = int_attr(node, "axis", default_axis(n.kind));
+    if (op == "ReduceMean")
+      a.axes = opset_ >= 18 ? parameter(node, index, 1) : ints_attr(node, "axes");
+    if (op == "Split")
+      a.split = opset_ >= 13 ? parameter(node, index, 1) : ints_attr(node, "split");
+    if (op == "Reshape")
+      a.shape = reshape_target(node, index);
+    if (op == "Slice")
+      read_slice(node, index, a);
+    if (const onnx::AttributeProto *pad = find_attr(node, "auto_pad"))
+      apply_auto_pad(node, index, pad->s(), n);
+  }
+
+  std::int64_t default_axis(NodeKind kind) const {
+    if (kind == NodeKind::Softmax)
+      return opset_ >= 13 ? -1 : 1;
+    if (kind == NodeKind::LayerNorm)
+      return -1;
+    if (kind == NodeKind::Flatten)
+      return 1;
+    return 0;
+  }
+
+  Ints reshape_target(const onnx::NodeProto &node, int index) const {
+    const auto s = statics_.find(node.input_size() > 1 ? node.input(1) : "");
+    if (s != statics_.end() && s->second.values)
+      return *s->second.values;
+    if (const auto d = declared_.find(node.output(0)); d != declared_.end())
+      return d->second; // the shape input is external data: trust the declared output shape
+    fail(label(node, index) + " (Reshape) has no constant target shape");
+  }
+
+  void read_slice(const onnx::NodeProto &node, int index, NodeAttributes &a) const {
+    if (opset_ < 10) {
+      a.starts = ints_attr(node, "starts");
+      a.ends = ints_attr(node, "ends");
+      a.axes = ints_attr(node, "axes");
+      return;
+    }
+    a.starts = parameter(node, index, 1);
+    a.ends = parameter(node, index, 2);
+    a.axes = parameter(node, index, 3);
+    a.steps = parameter(node, index, 4);
+  }
+
+  /// SAME_UPPER / SAME_LOWER padding resolved against the input shape (VALID is no padding).
+  void apply_auto_pad(const onnx::NodeProto &node, int index, const std::string &mode,
+                      GraphNode &n) const {
+    if (mode == "NOTSET" || mode.empty())
+      return;
+    NodeAttributes &a = n.attrs;
+    const Shape &x = graph_.tensor(n.inputs[0]).shape;
+    if (a.kernel.empty() && n.inputs.size() > 1 && graph_.tensor(n.inputs[1]).shape.size() == 4)
+      a.kernel = {graph_.tensor(n.inputs[1]).shape[2], graph_.tensor(n.inputs[1]).shape[3]};
+    if (mode == "VALID" || x.size() != 4 || a.kernel.size() != 2) {
+      a.pads.assign(4, 0);
+      return;
+    }
+    if (mode != "SAME_UPPER" && mode != "SAME_LOWER")
+      fail(label(node, index) + " has unknown auto_pad '" + mode + "'");
+    a.pads.assign(4, 0);
+    for (size_t i = 0; i < 2; ++i) {
+      const std::int64_t s = a.strides.empty() ? 1 : a.strides[i];
+      const std::int64_t d = a.dilations.empty() ? 1 : a.dilations[i];
+      const std::int64_t out = (x[i + 2] + s - 1) / s;
+      const std::int64_t total =
+          std::max<std::int64_t>(0, (out - 1) * s + (a.kernel[i] - 1) * d + 1 - x[i + 2]);
+      const std::int64_t small = total / 2;
+      a.pads[i] = mode == "SAME_UPPER" ? small : total - small;
+      a.pads[i + 2] = total - a.pads[i];
+    }
+  }
+
+  std::string file_;
+  Graph graph_;
+  std::int64_t opset_ = 13;
+  std::map<std::string, int> tensors_; // name -> graph tensor (aliases included)
+  std::map<std::string, StaticValue> statics_;
+  std::map<std::string, Shape> declared_;
+};
+
+} // namespace
+
+Graph parse_onnx(const std::string &bytes, const std::string &file_name) {
+  onnx::ModelProto model;
+  if (bytes.empty() || !model.ParseFromString(bytes))
+    throw UserError(SourceLocation{file_name, 0, 0},
+                    "not a valid ONNX model (the protobuf message does not parse)");
+  if (!model.has_graph())
+    throw UserError(SourceLocation{file_name, 0, 0}, "the ONNX model has no graph");
+  return OnnxImporter(file_name).run(model);
+}
+
+Graph load_onnx(const std::string &path) { return parse_onnx(read_text_file(path), path); }
+
+} // namespace dse

@@ -1,0 +1,232 @@
+// Segmentation of the graph into searched single/pair segments and analytically costed vector
+// and movement nodes; a dynamic program along each chain of fusable links.
+#include "dse/graph/fusion_segments.hpp"
+
+#include <limits>
+
+#include "dse/graph/node_work.hpp"
+#include "dse/model/cost.hpp"
+
+namespace dse {
+
+const char *segment_kind_name(SegmentKind kind) {
+  switch (kind) {
+  case SegmentKind::Single:
+    return "single";
+  case SegmentKind::Pair:
+    return "pair";
+  case SegmentKind::Vector:
+    return "vector";
+  case SegmentKind::Movement:
+    return "movement";
+  }
+  return "?";
+}
+
+namespace {
+
+/// A compute node with its attached vector nodes, and its fusable consumer unit.
+struct Unit {
+  int node = -1;
+  std::vector<int> attached;
+  int next = -1;
+  int prev = -1;
+};
+
+/// Lexicographic DP value: infeasible segments first, then the objective.
+struct Value {
+  int infeasible = 0;
+  double objective = 0;
+  bool operator<(const Value &o) const {
+    return infeasible != o.infeasible ? infeasible < o.infeasible : objective < o.objective;
+  }
+  Value operator+(const Value &o) const {
+    return {infeasible + o.infeasible, objective + o.objective};
+  }
+};
+
+class FusionPlanner {
+public:
+  FusionPlanner(const Graph &graph, const Hardware &hw, const FusionOptions &options)
+      : g_(graph), hw_(hw), options_(options), searcher_(hw, options.search, options.objective),
+        unit_of_(graph.nodes.size(), -1), covered_(graph.nodes.size(), false) {}
+
+  FusionPlan run() {
+    build_units();
+    link_units();
+    for (size_t u = 0; u < units_.size(); ++u)
+      if (units_[u].prev < 0)
+        plan_path(static_cast<int>(u));
+    for (size_t v = 0; v < g_.nodes.size(); ++v)
+      if (!covered_[v])
+        add_standalone(static_cast<int>(v));
+    std::sort(plan_.segments.begin(), plan_.segments.end(),
+              [](const Segment &a, const Segment &b) { return a.nodes.front() < b.nodes.front(); });
+    for (const Segment &s : plan_.segments)
+      add_to_total(s);
+    plan_.searches = searcher_.searches();
+    plan_.cache_hits = searcher_.cache_hits();
+    return std::move(plan_);
+  }
+
+private:
+  int result_of(const Unit &u) const {
+    return g_.node(u.attached.empty() ? u.node : u.attached.back()).outputs[0];
+  }
+
+  void build_units() {
+    for (size_t v = 0; v < g_.nodes.size(); ++v) {
+      if (!is_compute(g_.nodes[v].kind))
+        continue;
+      Unit u{static_cast<int>(v), {}, -1, -1};
+      covered_[v] = true;
+      for (int cur = g_.nodes[v].outputs[0];;) {
+        const GraphTensor &t = g_.tensor(cur);
+        if (t.is_output || t.consumers.size() != 1)
+          break;
+        const int next = t.consumers[0];
+        if (!is_attachable(g_, next) || g_.data_input(next) != cur)
+          break;
+        u.attached.push_back(next);
+        covered_[static_cast<size_t>(next)] = true;
+        cur = g_.node(next).outputs[0];
+      }
+      unit_of_[v] = static_cast<int>(units_.size());
+      units_.push_back(std::move(u));
+    }
+  }
+
+  void link_units() {
+    for (size_t u = 0; u < units_.size(); ++u) {
+      const GraphTensor &t = g_.tensor(result_of(units_[u]));
+      if (t.is_output || t.consumers.size() != 1)
+        continue;
+      const int v = unit_of_[static_cast<size_t>(t.consumers[0])];
+      if (v < 0 || g_.node(units_[static_cast<size_t>(v)].node).inputs[0] != result_of(units_[u]))
+        continue;
+      const Unit &c = units_[static_cast<size_t>(v)];
+      if (!lower_segment(g_, {units_[u].node, units_[u].attached, c.node, c.attached}))
+        continue;
+      units_[u].next = v;
+      units_[static_cast<size_t>(v)].prev = static_cast<int>(u);
+    }
+  }
+
+  Segment searched(const Unit &a, const Unit *b) {
+    const SegmentNodes nodes{a.node, a.attached, b ? b->node : -1,
+                             b ? b->attached : std::vector<int>{}};
+    Segment s;
+    s.kind = b ? SegmentKind::Pair : SegmentKind::Single;
+    for (const Unit *u : {&a, b}) {
+      if (!u)
+        continue;
+      s.nodes.push_back(u->node);
+      s.nodes.insert(s.nodes.end(), u->attached.begin(), u->attached.end());
+    }
+    s.label = label(s.nodes);
+    const std::optional<SegmentCost> cost = searcher_.best(*lower_segment(g_, nodes));
+    s.feasible = cost.has_value();
+    if (cost)
+      s.cost = *cost;
+    return s;
+  }
+
+  Value value(const Segment &s) const {
+    if (!s.feasible)
+      return {1, 0};
+    return {0, options_.objective == PlanObjective::Latency ? s.cost.latency_s : s.cost.energy_pj};
+  }
+
+  /// Dynamic program over the path starting at unit `start`: singles or pairs.
+  void plan_path(int start) {
+    std::vector<const Unit *> path;
+    for (int u = start; u >= 0; u = units_[static_cast<size_t>(u)].next)
+      path.push_back(&units_[static_cast<size_t>(u)]);
+    const size_t n = path.size();
+    std::vector<Value> best(n + 1);
+    std::vector<Segment> single(n), pair(n);
+    std::vector<bool> take_pair(n, false);
+    for (size_t i = n; i-- > 0;) {
+      single[i] = searched(*path[i], nullptr);
+      best[i] = value(single[i]) + best[i + 1];
+      if (i + 1 < n) {
+        pair[i] = searched(*path[i], path[i + 1]);
+        const Value with_pair = value(pair[i]) + best[i + 2];
+        if (with_pair < best[i]) {
+          best[i] = with_pair;
+          take_pair[i] = true;
+        }
+      }
+    }
+    for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
+      plan_.segments.push_back(take_pair[i] ? pair[i] : single[i]);
+    done_ += n;
+    if (options_.progress)
+      options_.progress(single[0].label, done_, units_.size());
+  }
+
+  std::string label(const std::vector<int> &nodes) const {
+    std::string out;
+    for (int v : nodes)
+      out += (out.empty() ? "" : "+") + g_.node(v).name;
+    return out;
+  }
+
+  /// A vector or movement node run on its own: operands to and from DRAM, vector work.
+  void add_standalone(int v) {
+    Segment s;
+    s.kind = is_movement(g_.node(v).kind) ? SegmentKind::Movement : SegmentKind::Vector;
+    s.nodes = {v};
+    s.label = g_.node(v).name;
+    const bool eliminated =
+        options_.movement && options_.movement->eliminated[static_cast<size_t>(v)];
+    if (!eliminated) {
+      const CostWeights w = cost_weights(hw_, options_.search.latency_model);
+      double reads = node_weight_words(g_, v), writes = 0;
+      for (int t : g_.node(v).inputs)
+        reads += g_.tensor(t).kind == TensorKind::Weight
+                     ? 0
+                     : static_cast<double>(element_count(g_.tensor(t).shape));
+      for (int t : g_.node(v).outputs)
+        writes += static_cast<double>(element_count(g_.tensor(t).shape));
+      const double ops = node_vector_ops(g_, v);
+      const double cycles =
+          std::max(ops * w.cycles_per_vector_op, (reads + writes) * w.cycles_per_dram_word);
+      s.cost.latency_s = cycles * w.seconds_per_cycle;
+      s.cost.energy_pj = ops * w.vector_op_pj + reads * w.dram_read_pj + writes * w.dram_write_pj;
+      s.cost.dram_words = reads + writes;
+    }
+    plan_.segments.push_back(std::move(s));
+  }
+
+  void add_to_total(const Segment &s) {
+    if (!s.feasible) {
+      ++plan_.infeasible;
+      return;
+    }
+    SegmentCost &t = plan_.total;
+    t.latency_s += s.cost.latency_s;
+    t.energy_pj += s.cost.energy_pj;
+    t.dram_words += s.cost.dram_words;
+    t.buffer_words = std::max(t.buffer_words, s.cost.buffer_words);
+    t.macs += s.cost.macs;
+  }
+
+  const Graph &g_;
+  const Hardware &hw_;
+  const FusionOptions &options_;
+  SegmentSearcher searcher_;
+  std::vector<Unit> units_;
+  std::vector<int> unit_of_;
+  std::vector<bool> covered_;
+  std::uint64_t done_ = 0; // compute nodes planned so far
+  FusionPlan plan_;
+};
+
+} // namespace
+
+FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options) {
+  return FusionPlanner(graph, hw, options).run();
+}
+
+} // namespace dse

@@ -1,0 +1,254 @@
+// Builds einsum workloads from graph segments. Axes of extent 1 are dropped (they are loops of
+// one trip); tensors get canonical names so that equal layers give equal workloads.
+#include "dse/graph/lowering.hpp"
+
+#include <sstream>
+
+namespace dse {
+
+namespace {
+
+constexpr int kUnit = -1;      // an axis of extent 1: no index
+constexpr int kComposite = -2; // an axis that is several dims (grouped channels): not plain
+
+/// Per tensor axis: the workload dim that indexes it, kUnit or kComposite.
+using AxisDims = std::vector<int>;
+
+class SegmentLowering {
+public:
+  explicit SegmentLowering(const Graph &graph) : graph_(graph) {}
+
+  /// Adds compute node `node` (Conv, Gemm or MatMul); with `plain_input`, its first input is
+  /// the current result.
+  /// False if the node cannot read that result with bare indices.
+  bool add_compute(int node, bool plain_input) {
+    const GraphNode &n = graph_.node(node);
+    op_ = static_cast<int>(w_.ops.size());
+    Operator op;
+    op.name = n.name;
+    op.kind = OpKind::Einsum;
+    const bool ok = n.kind == NodeKind::Conv ? conv(n, plain_input, op.einsum)
+                                             : matmul(n, plain_input, op.einsum);
+    if (!ok)
+      return false;
+    result_ = op.einsum.output.tensor;
+    w_.ops.push_back(std::move(op));
+    if (n.kind == NodeKind::Gemm && n.inputs.size() == 3)
+      attach(n.name + ".bias", 1, -1);
+    return true;
+  }
+
+  void add_attached(int node) {
+    const GraphNode &n = graph_.node(node);
+    const int over =
+        n.kind == NodeKind::Softmax ? result_dims_.at(static_cast<size_t>(n.attrs.axis)) : kUnit;
+    attach(n.name, n.attrs.ops_per_element, over);
+  }
+
+  Workload take(const std::string &name) {
+    w_.name = name;
+    return std::move(w_);
+  }
+
+private:
+  int dim(const std::string &base, std::int64_t size) {
+    if (size == 1)
+      return kUnit;
+    std::string name = base;
+    for (int i = 2; w_.dim_index(name) >= 0; ++i)
+      name = base + std::to_string(i);
+    w_.dims.push_back({name, size, {}});
+    return static_cast<int>(w_.dims.size()) - 1;
+  }
+
+  /// An index `sum coef*dim` over the dims that exist; empty when all are of extent 1.
+  static IndexExpr expr(std::initializer_list<std::pair<int, std::int64_t>> terms) {
+    IndexExpr e;
+    for (const auto &[d, coef] : terms)
+      if (d >= 0)
+        e.terms.push_back({d, coef});
+    return e;
+  }
+
+  TensorAccess access(const std::string &name, const std::vector<IndexExpr> &indices) {
+    TensorAccess a;
+    a.tensor = name;
+    for (const IndexExpr &e : indices)
+      if (!e.terms.empty())
+        a.indices.push_back(e);
+    if (a.indices.empty()) // a scalar tensor: give it a loop of one trip
+      a.indices.push_back(expr({{add_unit_dim(), 1}}));
+    return a;
+  }
+
+  int add_unit_dim() {
+    w_.dims.push_back({"u" + std::to_string(w_.dims.size()), 1, {}});
+    return static_cast<int>(w_.dims.size()) - 1;
+  }
+
+  std::string tensor_name(const char *role) const { return role + std::to_string(op_); }
+
+  void attach(const std::string &name, double ops_per_element, int over) {
+    Operator op;
+    op.name = name;
+    op.kind = over >= 0 ? OpKind::Softmax : OpKind::Elementwise;
+    op.over_dim = over;
+    op.ops_per_element = ops_per_element;
+    op.tensor = result_;
+    op.out = result_ + "a" + std::to_string(w_.ops.size());
+    result_ = op.out;
+    w_.ops.push_back(std::move(op));
+  }
+
+  static bool is_pointwise(const NodeAttributes &a) {
+    for (size_t i = 0; i < 2; ++i)
+      if (a.kernel[i] != 1 || a.strides[i] != 1 || a.pads[i] != 0 || a.pads[i + 2] != 0)
+        return false;
+    return a.groups == 1;
+  }
+
+  bool conv(const GraphNode &n, bool plain_input, Einsum &e) {
+    const NodeAttributes &a = n.attrs;
+    const Shape &x = graph_.tensor(n.inputs[0]).shape;
+    const Shape &y = graph_.tensor(n.outputs[0]).shape;
+    if (plain_input && !is_pointwise(a))
+      return false;
+    const int batch = plain_input ? result_dims_[0] : dim("n", x[0]);
+    const int g = dim("g", a.groups);
+    const int c = plain_input ? result_dims_[1] : dim("c", x[1] / a.groups);
+    const int p = plain_input ? result_dims_[2] : dim("p", y[2]);
+    const int q = plain_input ? result_dims_[3] : dim("q", y[3]);
+    if (c == kComposite || batch == kComposite)
+      return false;
+    const int k = dim("k", y[1] / a.groups);
+    const int r = dim("r", a.kernel[0]);
+    const int s = dim("s", a.kernel[1]);
+    e.output = access(tensor_name("Y"), {expr({{batch, 1}}), expr({{g, 1}}), expr({{k, 1}}),
+                                         expr({{p, 1}}), expr({{q, 1}})});
+    e.inputs.push_back(access(tensor_name("W"), {expr({{g, 1}}), expr({{k, 1}}), expr({{c, 1}}),
+                                                 expr({{r, 1}}), expr({{s, 1}})}));
+    e.inputs.push_back(access(plain_input ? result_ : tensor_name("X"),
+                              {expr({{batch, 1}}), expr({{g, 1}}), expr({{c, 1}}),
+                               expr({{p, a.strides[0]}, {r, a.dilations[0]}}),
+                               expr({{q, a.strides[1]}, {s, a.dilations[1]}})}));
+    const int channel = a.groups == 1 ? k : (k == kUnit ? g : kComposite);
+    result_dims_ = {batch, channel, p, q};
+    return true;
+  }
+
+  /// Gemm and MatMul: Y[b..., m, n] += A[b..., m, k] * B[b..., k, n] (transposes swap axes).
+  bool matmul(const GraphNode &n, bool plain_input, Einsum &e) {
+    const Shape &sa = graph_.tensor(n.inputs[0]).shape;
+    const Shape &sb = graph_.tensor(n.inputs[1]).shape;
+    const Shape &sy = graph_.tensor(n.outputs[0]).shape;
+    const bool ta = n.kind == NodeKind::Gemm && n.attrs.trans_a;
+    const bool tb = n.kind == NodeKind::Gemm && n.attrs.trans_b;
+    const size_t batch = sy.size() - 2;
+    AxisDims out;
+    for (size_t i = 0; i < batch; ++i)
+      out.push_back(plain_input ? result_dims_[i] : dim("b", sy[i]));
+    const size_t ra = sa.size();
+    const int m = plain_input ? result_dims_[ta ? ra - 1 : ra - 2] : dim("m", sy[batch]);
+    const int k =
+        plain_input ? result_dims_[ta ? ra - 2 : ra - 1] : dim("k", sa[ta ? ra - 2 : ra - 1]);
+    if (m == kComposite || k == kComposite)
+      return false;
+    for (int d : out)
+      if (d == kComposite)
+        return false;
+    const int nn = dim("n", sy[batch + 1]);
+    std::vector<IndexExpr> ya, aa, ba;
+    for (size_t i = 0; i < batch; ++i)
+      ya.push_back(expr({{out[i], 1}}));
+    batch_indices(sa, out, aa);
+    batch_indices(sb, out, ba);
+    ya.push_back(expr({{m, 1}}));
+    ya.push_back(expr({{nn, 1}}));
+    aa.push_back(expr({{ta ? k : m, 1}}));
+    aa.push_back(expr({{ta ? m : k, 1}}));
+    ba.push_back(expr({{tb ? nn : k, 1}}));
+    ba.push_back(expr({{tb ? k : nn, 1}}));
+    e.output = access(tensor_name("Y"), ya);
+    e.inputs.push_back(access(plain_input ? result_ : tensor_name("A"), aa));
+    e.inputs.push_back(access(tensor_name("B"), ba));
+    out.push_back(m);
+    out.push_back(nn);
+    result_dims_ = out;
+    return true;
+  }
+
+  /// Batch indices of an operand, aligned right; broadcast axes (extent 1) get no index.
+  static void batch_indices(const Shape &operand, const AxisDims &out,
+                            std::vector<IndexExpr> &indices) {
+    const size_t rank = operand.size() - 2;
+    for (size_t j = 0; j < rank; ++j) {
+      const size_t o = j + out.size() - rank;
+      indices.push_back(expr({{operand[j] == 1 ? kUnit : out[o], 1}}));
+    }
+  }
+
+  const Graph &graph_;
+  Workload w_;
+  int op_ = 0;
+  std::string result_;
+  AxisDims result_dims_;
+};
+
+} // namespace
+
+bool is_attachable(const Graph &graph, int node) {
+  const GraphNode &n = graph.node(node);
+  if (n.kind != NodeKind::Elementwise && n.kind != NodeKind::BatchNorm &&
+      n.kind != NodeKind::Softmax)
+    return false;
+  int activations = 0;
+  for (int t : n.inputs)
+    activations += graph.tensor(t).kind == TensorKind::Weight ? 0 : 1;
+  return activations == 1 &&
+         graph.tensor(n.outputs[0]).shape == graph.tensor(graph.data_input(node)).shape;
+}
+
+std::optional<Workload> lower_segment(const Graph &graph, const SegmentNodes &segment) {
+  SegmentLowering lowering(graph);
+  if (!lowering.add_compute(segment.producer, false))
+    return std::nullopt;
+  for (int a : segment.producer_attached)
+    lowering.add_attached(a);
+  std::string name = graph.node(segment.producer).name;
+  if (segment.consumer >= 0) {
+    if (!lowering.add_compute(segment.consumer, true))
+      return std::nullopt;
+    for (int a : segment.consumer_attached)
+      lowering.add_attached(a);
+    name += "+" + graph.node(segment.consumer).name;
+  }
+  return lowering.take(name);
+}
+
+std::string workload_key(const Workload &workload) {
+  std::ostringstream out;
+  for (const Dimension &d : workload.dims)
+    out << d.size << ",";
+  const auto write = [&out](const TensorAccess &a) {
+    out << a.tensor << "[";
+    for (const IndexExpr &e : a.indices) {
+      for (const IndexTerm &t : e.terms)
+        out << t.coef << "*" << t.dim << "+";
+      out << ",";
+    }
+    out << "]";
+  };
+  for (const Operator &op : workload.ops) {
+    out << "|" << static_cast<int>(op.kind) << ":";
+    if (op.kind == OpKind::Einsum) {
+      write(op.einsum.output);
+      for (const TensorAccess &in : op.einsum.inputs)
+        write(in);
+      continue;
+    }
+    out << op.tensor << ">" << op.out << "@" << op.over_dim << "x" << op.ops_per_element;
+  }
+  return out.str();
+}
+
+} // namespace dse

@@ -1,0 +1,32 @@
+// The `dse network` pipeline as a script: each pass reads the graph and earlier results.
+#include "dse/graph/network_plan.hpp"
+
+#include <chrono>
+
+namespace dse {
+
+double NetworkPlan::compression() const {
+  const double before = memory_before.peak_words.at(0);
+  return before > 0 ? 1 - memory_after.peak_words.at(0) / before : 0;
+}
+
+NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOptions &options) {
+  const auto start = std::chrono::steady_clock::now();
+  NetworkPlan plan;
+  plan.movement = eliminate_movement(graph);
+  plan.banks = map_banks(graph);
+  SplitOptions split = options.split;
+  split.objective = options.objective;
+  plan.split = plan_splits(graph, hw, split);
+  plan.memory_before = memory_report(plan.split.plan_before, plan.split.before, hw);
+  plan.memory_after = memory_report(plan.split.plan_after, plan.split.after, hw);
+  if (options.search_segments) {
+    FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
+    plan.fusion = plan_fusion(graph, hw, fusion);
+  }
+  plan.layout = plan_layout(graph, hw);
+  plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return plan;
+}
+
+} // namespace dse

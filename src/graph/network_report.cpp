@@ -1,0 +1,225 @@
+// Text and CSV renderings of a network plan. Numbers print with 6 significant digits, so that
+// reports are stable across runs and platforms.
+#include "dse/graph/network_report.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+namespace dse {
+
+namespace {
+
+std::string num(double v) {
+  std::ostringstream out;
+  out << std::setprecision(6) << v;
+  return out.str();
+}
+
+std::string percent(double fraction) {
+  std::ostringstream out;
+  out << std::fixed << std::setprecision(1) << 100 * fraction << "%";
+  return out.str();
+}
+
+std::string field(const std::string &s) {
+  if (s.find_first_of(",\"\n") == std::string::npos)
+    return s;
+  std::string out = "\"";
+  for (char c : s)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string node_name(const Graph &g, int node) { return node < 0 ? "" : g.node(node).name; }
+
+const char *objective_word(PlanObjective o) {
+  return o == PlanObjective::Latency ? "latency" : "energy";
+}
+
+void memory_lines(std::ostringstream &out, const NetworkPlan &p) {
+  const MemoryReport &b = p.memory_before, &a = p.memory_after;
+  for (size_t l = 0; l < b.levels.size(); ++l)
+    out << "  " << b.levels[l].name << (b.levels[l].shared ? " peak" : " peak per core")
+        << " (capacity " << num(b.levels[l].capacity_words) << "): " << num(b.peak_words[l])
+        << " -> " << num(a.peak_words[l]) << " words\n";
+  const SimulationResult &sb = p.split.before, &sa = p.split.after;
+  out << "  memory compression (" << b.levels[0].name << "): " << percent(p.compression()) << "\n"
+      << "  DRAM traffic: " << num(sb.dram_words()) << " -> " << num(sa.dram_words())
+      << " words (spills " << num(sb.spill_words) << " -> " << num(sa.spill_words) << ")\n"
+      << "  latency: " << num(sb.latency_s) << " -> " << num(sa.latency_s)
+      << " s; energy: " << num(sb.energy_pj) << " -> " << num(sa.energy_pj) << " pJ; halo MACs "
+      << num(sa.macs - sb.macs) << "\n";
+}
+
+void fusion_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
+  const FusionPlan &f = p.fusion;
+  int pairs = 0, fused = 0;
+  for (const Segment &s : f.segments) {
+    pairs += s.kind == SegmentKind::Pair ? 1 : 0;
+    fused += s.kind == SegmentKind::Pair && s.cost.fused ? 1 : 0;
+  }
+  out << "fusion segments (best " << objective_word(o.objective) << ", tiles "
+      << tile_menu_name(o.search.menu) << "): " << f.segments.size() << " segments, " << pairs
+      << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
+      << " reused, " << f.infeasible << " infeasible\n"
+      << "  total: latency " << num(f.total.latency_s) << " s, energy " << num(f.total.energy_pj)
+      << " pJ, DRAM " << num(f.total.dram_words) << " words, MACs " << num(f.total.macs) << "\n";
+}
+
+} // namespace
+
+std::string network_summary(const NetworkPlan &plan, const Graph &graph, const Hardware &hw,
+                            const NetworkOptions &options) {
+  std::ostringstream out;
+  int split = 0;
+  for (const SplitDecision &d : plan.split.decisions)
+    split += d.split ? 1 : 0;
+  out << "network " << graph.name << " (" << graph.source_file << ") on " << hw.name << ": "
+      << graph.nodes.size() << " nodes (" << graph.folded_nodes << " folded on import), words of "
+      << hw.word_bytes << " bytes\n"
+      << "hotspots and splitting (benefit in " << objective_word(options.objective)
+      << "): " << plan.memory_before.hotspots.size() << " hotspot runs, "
+      << plan.split.decisions.size() << " hotspot nodes tried, " << split << " split; schedule of "
+      << super_node_schedule(plan.split).size() << " units\n";
+  memory_lines(out, plan);
+  if (options.search_segments)
+    fusion_lines(out, plan, options);
+  const LayoutPlan &l = plan.layout;
+  out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
+      << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
+      << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
+      << " on one core: speed-up " << num(l.speedup()) << "x, "
+      << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes
+      << " nodes branched\n";
+  const MovementPlan &m = plan.movement;
+  out << "data-movement elimination: " << m.movement_nodes << " movement nodes, "
+      << m.load_store_pairs_removed << " of " << m.load_store_pairs << " load-store pairs removed ("
+      << num(m.words_removed) << " words), " << m.kept.size() << " kept as copies\n"
+      << "bank mapping: " << plan.banks.global.copies << " copies (global propagation, "
+      << plan.banks.iterations << " sweeps, " << plan.banks.conflicts << " conflicts) vs "
+      << plan.banks.local.copies << " (per-operator choice)\n"
+      << "planning time: " << num(plan.seconds) << " s\n";
+  return out.str();
+}
+
+std::string hotspot_report(const NetworkPlan &plan, const Graph &graph) {
+  std::ostringstream out;
+  const auto hotspots = [&](const MemoryReport &r, const ExecPlan &p, const char *title) {
+    out << title << ":\n";
+    if (r.hotspots.empty())
+      out << "  none\n";
+    for (const Hotspot &h : r.hotspots) {
+      const PlanStep &s = p.steps[static_cast<size_t>(h.peak_step)];
+      out << "  " << r.levels[h.level].name << ": steps " << h.first_step << "-" << h.last_step
+          << " above " << num(r.levels[h.level].capacity_words) << " words, peak "
+          << num(h.peak_words) << " at step " << h.peak_step << " (" << graph.node(s.node).op_type
+          << " '" << graph.node(s.node).name << "'"
+          << (s.part >= 0 ? ", part " + std::to_string(s.part) : "") << ")\n    tensors:";
+      for (const auto &[name, words] : h.tensors)
+        out << " " << name << " (" << num(words) << ")";
+      out << "\n";
+    }
+  };
+  hotspots(plan.memory_before, plan.split.plan_before, "hotspots before splitting");
+  out << "decisions:\n";
+  for (const SplitDecision &d : plan.split.decisions) {
+    out << "  " << graph.node(d.node).op_type << " '" << graph.node(d.node).name << "' ("
+        << num(d.peak_words) << " words): ";
+    if (!d.split) {
+      out << "left alone: " << d.reason << "\n";
+      continue;
+    }
+    const SplitRegion &r = d.region;
+    out << "split " << r.nodes.size() << " nodes '" << node_name(graph, r.nodes.front()) << "'..'"
+        << node_name(graph, r.nodes.back()) << "' along " << split_axis_name(r.axis)
+        << (r.axis == SplitAxis::Rows ? " (axis -" + std::to_string(r.offset + 1) + ")" : "")
+        << " into " << r.parts << " parts; benefit " << num(d.benefit) << ", halo MACs "
+        << num(d.halo_macs) << ", weights re-read " << num(d.extra_weight_words) << " words\n";
+  }
+  out << "schedule after splitting (super-nodes wrap the parts of each region):\n";
+  for (const ScheduleUnit &u : super_node_schedule(plan.split))
+    if (u.region >= 0)
+      out << "  super-node " << u.region << ": '" << node_name(graph, u.nodes.front()) << "'..'"
+          << node_name(graph, u.nodes.back()) << "', "
+          << plan.split.regions[static_cast<size_t>(u.region)].parts << " parts, peak "
+          << num(u.peak_words) << " words\n";
+  hotspots(plan.memory_after, plan.split.plan_after, "hotspots after splitting");
+  return out.str();
+}
+
+std::string memory_csv(const NetworkPlan &plan, const Graph &graph) {
+  std::ostringstream out;
+  out << "plan,step,node,part,region";
+  for (const PlannedLevel &l : plan.memory_before.levels)
+    out << "," << field(l.name) << "_live_words";
+  out << ",resident_words,dram_words\n";
+  const auto rows = [&](const char *name, const ExecPlan &p, const SimulationResult &s,
+                        const MemoryReport &r) {
+    for (size_t i = 0; i < p.steps.size(); ++i) {
+      out << name << "," << i << "," << field(node_name(graph, p.steps[i].node)) << ","
+          << p.steps[i].part << "," << p.steps[i].region;
+      for (const std::vector<double> &live : r.live_words)
+        out << "," << num(live[i]);
+      out << "," << num(s.steps[i].resident_words) << "," << num(s.steps[i].dram_words) << "\n";
+    }
+  };
+  rows("before", plan.split.plan_before, plan.split.before, plan.memory_before);
+  rows("after", plan.split.plan_after, plan.split.after, plan.memory_after);
+  return out.str();
+}
+
+std::string splits_csv(const NetworkPlan &plan, const Graph &graph) {
+  std::ostringstream out;
+  out << "node,peak_words,decision,first,last,axis,offset,parts,benefit,halo_macs,"
+         "extra_weight_words,reason\n";
+  for (const SplitDecision &d : plan.split.decisions) {
+    out << field(node_name(graph, d.node)) << "," << num(d.peak_words) << ","
+        << (d.split ? "split" : "left") << ",";
+    if (d.split)
+      out << field(node_name(graph, d.region.nodes.front())) << ","
+          << field(node_name(graph, d.region.nodes.back())) << "," << split_axis_name(d.region.axis)
+          << "," << d.region.offset << "," << d.region.parts << "," << num(d.benefit) << ","
+          << num(d.halo_macs) << "," << num(d.extra_weight_words) << ",\n";
+    else
+      out << ",,,,,,,," << field(d.reason) << "\n";
+  }
+  return out.str();
+}
+
+std::string segments_csv(const NetworkPlan &plan, const Graph &graph) {
+  std::ostringstream out;
+  out << "segment,kind,nodes,first_node,fused,feasible,latency_s,energy_pj,dram_words,"
+         "buffer_words,macs,restreamed\n";
+  const auto row = [&](const std::string &id, const std::string &kind, const std::string &label,
+                       const std::string &first, bool fused, bool feasible, const SegmentCost &c,
+                       const std::string &restreamed) {
+    out << id << "," << kind << "," << field(label) << "," << field(first) << ","
+        << (fused ? "yes" : "no") << "," << (feasible ? "yes" : "no") << "," << num(c.latency_s)
+        << "," << num(c.energy_pj) << "," << num(c.dram_words) << "," << num(c.buffer_words) << ","
+        << num(c.macs) << "," << field(restreamed) << "\n";
+  };
+  const std::vector<Segment> &segments = plan.fusion.segments;
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const Segment &s = segments[i];
+    row(std::to_string(i), segment_kind_name(s.kind), s.label, node_name(graph, s.nodes.front()),
+        s.cost.fused, s.feasible, s.cost, s.cost.restreamed);
+  }
+  row("total", "", "", "", false, plan.fusion.infeasible == 0, plan.fusion.total, "");
+  return out.str();
+}
+
+std::string layout_csv(const NetworkPlan &plan, const Graph &graph) {
+  std::ostringstream out;
+  out << "node,op,layout,cores,split_axis,latency_s\n";
+  const LayoutPlan &l = plan.layout;
+  for (size_t v = 0; v < graph.nodes.size(); ++v) {
+    const ParallelOption &o = l.options[v][static_cast<size_t>(l.chosen[v])];
+    const size_t rank = graph.tensor(graph.nodes[v].outputs[0]).shape.size();
+    out << field(graph.nodes[v].name) << "," << graph.nodes[v].op_type << ","
+        << layout_name(o.layout, rank) << "," << o.cores << "," << o.split_axis << ","
+        << num(o.latency_s) << "\n";
+  }
+  return out.str();
+}
+
+} // namespace dse

@@ -1,0 +1,98 @@
+// Explores each distinct segment workload once and keeps its best point for the plan objective,
+// with the operand the chosen loop order re-streams most from DRAM.
+#include "dse/graph/segment_search.hpp"
+
+#include <sstream>
+
+#include "dse/graph/lowering.hpp"
+#include "dse/model/mapping_evaluation.hpp"
+
+namespace dse {
+
+SegmentSearcher::SegmentSearcher(const Hardware &hw, SearchOptions options, PlanObjective objective)
+    : hw_(hw), options_(std::move(options)), objective_(objective) {
+  options_.objectives = {Objective::Latency, Objective::Energy};
+  options_.cache = &candidates_;
+}
+
+namespace {
+
+/// Words of a tensor as its access spans them (an index `2*p+r` spans 2*(P-1)+R).
+double tensor_words(const Workload &w, const TensorAccess &access) {
+  double words = 1;
+  for (const IndexExpr &e : access.indices) {
+    std::int64_t extent = 1;
+    for (const IndexTerm &t : e.terms)
+      extent += t.coef * (w.dim_size(t.dim) - 1);
+    words *= static_cast<double>(extent);
+  }
+  return words;
+}
+
+/// "W0 x3.2": the input read most often per word under the point's loop order, if re-read.
+std::string restreamed_operand(const ExploreResult &r, const FrontPoint &point, const Hardware &hw,
+                               LatencyModel model) {
+  std::string best;
+  double most = 1;
+  for (const MappingPart &part : point.parts) {
+    const Problem &p = r.problems[part.problem];
+    const MappingReport report = evaluate_mapping(p, part.candidate, part.tiling, hw, model);
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      if (p.tensors[t].role != TensorRole::Input)
+        continue;
+      const double factor =
+          report.tensors[t].dram_reads / tensor_words(*p.workload, p.tensors[t].access);
+      if (factor > most * (1 + 1e-9)) {
+        most = factor;
+        std::ostringstream out;
+        out.precision(3);
+        out << p.tensors[t].name << " x" << factor;
+        best = out.str();
+      }
+    }
+  }
+  return best;
+}
+
+} // namespace
+
+std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
+  if (objective_ == PlanObjective::Latency)
+    return {o.latency_s, o.energy_pj};
+  return {o.energy_pj, o.latency_s};
+}
+
+std::optional<SegmentCost> SegmentSearcher::best(const Workload &workload) {
+  const std::string key = workload_key(workload);
+  if (const auto it = results_.find(key); it != results_.end()) {
+    ++hits_;
+    return it->second;
+  }
+  ++searches_;
+  std::optional<SegmentCost> cost;
+  try {
+    const ExploreResult r = explore(workload, hw_, options_);
+    const FrontPoint *pick = nullptr;
+    for (const FrontPoint &p : r.front)
+      if (!pick || rank(p.objectives) < rank(pick->objectives))
+        pick = &p;
+    if (pick) {
+      SegmentCost c;
+      c.latency_s = pick->objectives.latency_s;
+      c.energy_pj = pick->objectives.energy_pj;
+      c.dram_words = pick->objectives.dram_words;
+      c.buffer_words = pick->objectives.buffer_words;
+      c.macs = pick->totals.macs;
+      for (const MappingPart &part : pick->parts)
+        c.fused |= r.problems[part.problem].fused();
+      c.restreamed = restreamed_operand(r, *pick, hw_, options_.latency_model);
+      cost = c;
+    }
+  } catch (const UserError &) {
+    // explore reports a segment that no mapping fits; the plan records it as infeasible
+  }
+  results_[key] = cost;
+  return cost;
+}
+
+} // namespace dse

@@ -1,0 +1,94 @@
+// `dse emit` and `dse run` end to end through the binary, their error messages, and an arena
+// overflow that the emitted source itself refuses to compile.
+#include "codegen/kernel_fixture.hpp"
+
+#include <fstream>
+
+#include "dse/codegen/kernel_runner.hpp"
+#include "dse/config/hardware_loader.hpp"
+
+namespace dse::codegen_test {
+namespace {
+
+const char *const kGemm = R"(name: gemm
+dims: {m: 40, k: 24, n: 36}
+ops:
+  - {name: mm, einsum: "C[m,n] += A[m,k] * B[k,n]"}
+)";
+
+class EmitCommand : public ::testing::Test {
+protected:
+  EmitCommand() : dir_("dse-emit-test") {
+    write("hw.yaml", vector_hardware(4096));
+    write("tiny-hw.yaml", vector_hardware(512));
+    write("gemm.yaml", kGemm);
+    write("whole.yaml", mapping("gemm", {segment("[mm]", "", "mm: [m, n, k]", "A: 0, B: 0, C: 0",
+                                                 "m: 8, n: 12, k: 8")}));
+  }
+
+  void write(const std::string &name, const std::string &text) const {
+    std::ofstream(dir_.path() / name) << text;
+  }
+  bool exists(const std::string &name) const { return std::filesystem::exists(dir_.path() / name); }
+
+  /// Runs `dse args` inside the scratch directory.
+  ProcessResult dse(const std::string &args) const {
+    return run_captured("cd " + shell_quote(dir_.path().string()) + " && " +
+                            shell_quote(DSE_BINARY) + " " + args,
+                        dir_.path());
+  }
+
+  ScratchDir dir_;
+};
+
+TEST_F(EmitCommand, EmitWritesOneSelfContainedSource) {
+  const ProcessResult r =
+      dse("emit --hw hw.yaml --workload gemm.yaml --mapping whole.yaml -o k.cpp");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  std::ifstream in(dir_.path() / "k.cpp");
+  const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(source.find("float gb[kGbWords];"), std::string::npos);
+  EXPECT_NE(source.find("static_assert(3264 <= kGbWords"), std::string::npos); // 40*24+24*36+40*36
+  EXPECT_NE(source.find("int main(int argc, char **argv)"), std::string::npos);
+}
+
+TEST_F(EmitCommand, RunComparesEveryCountWithTheModel) {
+  const ProcessResult r = dse("run --hw hw.yaml --workload gemm.yaml --point 0 --repeat 1");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("counts equal the model's prediction"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find(" NO\n"), std::string::npos) << r.out;
+}
+
+TEST_F(EmitCommand, ErrorsNameTheProblem) {
+  const ProcessResult both =
+      dse("emit --hw hw.yaml --workload gemm.yaml --point 0 --mapping whole.yaml -o k.cpp");
+  EXPECT_EQ(both.exit_code, 1);
+  EXPECT_EQ(both.err, "error: give exactly one of --point N and --mapping FILE\n");
+  const ProcessResult far = dse("emit --hw hw.yaml --workload gemm.yaml --point 999 -o k.cpp");
+  EXPECT_EQ(far.exit_code, 1);
+  EXPECT_NE(far.err.find("error: --point 999: the front has "), std::string::npos) << far.err;
+  const ProcessResult full =
+      dse("emit --hw tiny-hw.yaml --workload gemm.yaml --mapping whole.yaml -o k.cpp");
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_EQ(full.err, "error: segment 'single | mm: m n k | keep A@0 B@0 C@0 | spatial mm(-,-) | "
+                      "tiles m=8 k=8 n=12' needs 3264 global-buffer words at its peak, more than "
+                      "'GlobalBuffer' holds (512)\n");
+  EXPECT_FALSE(exists("k.cpp"));
+}
+
+TEST(ArenaOverflow, TheSourceDoesNotCompile) {
+  const Schedule s(kGemm, mapping("gemm", {segment("[mm]", "", "mm: [m, n, k]", "A: 0, B: 0, C: 0",
+                                                   "m: 8, n: 12, k: 8")}));
+  const KernelOutcome k =
+      build_and_run(s.segments(), parse_hardware(vector_hardware(512), "hw.yaml"), "overflow");
+  EXPECT_NE(k.compile_exit, 0);
+  EXPECT_NE(k.compile_errors.find("segment 0 needs 3264 words of global buffer at its peak, more "
+                                  "than 'GlobalBuffer' holds"),
+            std::string::npos)
+      << k.compile_errors;
+}
+
+} // namespace
+} // namespace dse::codegen_test

@@ -1,0 +1,96 @@
+// Tests of src/graph/lowering.cpp: the einsums of convolutions (strided, dilated, grouped),
+// GEMMs and batched MatMuls, fusable pairs, and equal keys for equal layers.
+#include "dse/graph/lowering.hpp"
+
+#include <gtest/gtest.h>
+
+#include "dse/config/graph_loader.hpp"
+
+namespace dse {
+namespace {
+
+/// `T[a,2*b+c]`-style text of an access, with the workload's dimension names.
+std::string text(const Workload &w, const TensorAccess &a) {
+  std::string out = a.tensor + "[";
+  for (size_t i = 0; i < a.indices.size(); ++i) {
+    out += i ? "," : "";
+    for (size_t k = 0; k < a.indices[i].terms.size(); ++k) {
+      const IndexTerm &t = a.indices[i].terms[k];
+      out += (k ? "+" : "") + (t.coef != 1 ? std::to_string(t.coef) + "*" : "") +
+             w.dims[static_cast<size_t>(t.dim)].name;
+    }
+  }
+  return out + "]";
+}
+
+std::string einsum_text(const Workload &w, size_t op) {
+  const Einsum &e = w.ops.at(op).einsum;
+  std::string out = text(w, e.output) + " += " + text(w, e.inputs[0]);
+  return e.inputs.size() > 1 ? out + " * " + text(w, e.inputs[1]) : out;
+}
+
+const char *kNet = R"(name: n
+inputs:
+  - {name: x, shape: [1, 8, 16, 16]}
+  - {name: a, shape: [4, 6, 5]}
+  - {name: b, shape: [5, 7]}
+nodes:
+  - {name: strided, op: Conv, inputs: [x], output: y, channels: 16, kernel: [3, 3], strides: [2, 2], dilations: [2, 2], pads: [2, 2, 2, 2], bias: false}
+  - {name: relu, op: Relu, inputs: [y], output: y2}
+  - {name: pointwise, op: Conv, inputs: [y2], output: z, channels: 4, kernel: [1, 1], bias: false}
+  - {name: depthwise, op: Conv, inputs: [x], output: d, channels: 8, kernel: [3, 3], groups: 8, bias: false}
+  - {name: grouped, op: Conv, inputs: [x], output: e, channels: 4, kernel: [3, 3], groups: 2, bias: false}
+  - {name: mm, op: MatMul, inputs: [a, b], output: m}
+outputs: [z, d, e, m]
+)";
+
+TEST(Lowering, StridedDilatedConvolution) {
+  const Graph g = parse_graph_yaml(kNet, "n.yaml");
+  const std::optional<Workload> w = lower_segment(g, {0, {}, -1, {}});
+  ASSERT_TRUE(w);
+  EXPECT_EQ(einsum_text(*w, 0), "Y0[k,p,q] += W0[k,c,r,s] * X0[c,2*p+2*r,2*q+2*s]");
+  EXPECT_EQ(w->dim_size(w->dim_index("p")), 8);
+}
+
+TEST(Lowering, DepthwiseAndGroupedConvolutions) {
+  const Graph g = parse_graph_yaml(kNet, "n.yaml");
+  EXPECT_EQ(einsum_text(*lower_segment(g, {3, {}, -1, {}}), 0),
+            "Y0[g,p,q] += W0[g,r,s] * X0[g,p+r,q+s]");
+  EXPECT_EQ(einsum_text(*lower_segment(g, {4, {}, -1, {}}), 0),
+            "Y0[g,k,p,q] += W0[g,k,c,r,s] * X0[g,c,p+r,q+s]");
+}
+
+TEST(Lowering, BatchedMatMulBroadcastsTheWeight) {
+  const Graph g = parse_graph_yaml(kNet, "n.yaml");
+  EXPECT_EQ(einsum_text(*lower_segment(g, {5, {}, -1, {}}), 0), "Y0[b,m,n] += A0[b,m,k] * B0[k,n]");
+}
+
+TEST(Lowering, PairSharesTheIntermediateDims) {
+  const Graph g = parse_graph_yaml(kNet, "n.yaml");
+  const std::optional<Workload> w = lower_segment(g, {0, {1}, 2, {}});
+  ASSERT_TRUE(w);
+  ASSERT_EQ(w->ops.size(), 3u);
+  EXPECT_EQ(w->ops[1].kind, OpKind::Elementwise);
+  EXPECT_EQ(einsum_text(*w, 2), "Y2[k2,p,q] += W2[k2,k] * Y0a1[k,p,q]");
+  // A 3x3 consumer cannot read the intermediate with bare indices.
+  EXPECT_FALSE(lower_segment(g, {2, {}, 0, {}}));
+}
+
+TEST(Lowering, EqualLayersHaveEqualKeys) {
+  const Graph g = parse_graph_yaml(R"(name: twins
+inputs:
+  - {name: x, shape: [1, 4, 8, 8]}
+nodes:
+  - {name: one, op: Conv, inputs: [x], output: y, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
+  - {name: two, op: Conv, inputs: [y], output: z, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
+  - {name: three, op: Conv, inputs: [z], output: u, channels: 4, kernel: [3, 3]}
+outputs: [u]
+)",
+                                   "twins.yaml");
+  const std::string a = workload_key(*lower_segment(g, {0, {}, -1, {}}));
+  EXPECT_EQ(a, workload_key(*lower_segment(g, {1, {}, -1, {}})));
+  EXPECT_NE(a, workload_key(*lower_segment(g, {2, {}, -1, {}})));
+}
+
+} // namespace
+} // namespace dse

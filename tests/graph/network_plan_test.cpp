@@ -1,0 +1,70 @@
+// Every shipped network imports and plans without error on the vector DSP (8 MiB GSM) and on
+// the 512 KiB academic design, with the pipeline's invariants; and the report renderings.
+#include "dse/graph/network_plan.hpp"
+
+#include <gtest/gtest.h>
+
+#include "dse/graph/network_report.hpp"
+#include "test_graphs.hpp"
+
+namespace dse {
+namespace {
+
+NetworkOptions cheap_options() {
+  NetworkOptions o;
+  o.search.menu = TileMenu::PowersOfTwo;
+  o.search.threads = 1;
+  return o;
+}
+
+void check_plan(const Graph &g, const Hardware &hw, const NetworkPlan &p) {
+  EXPECT_LE(p.memory_after.peak_words[0], p.memory_before.peak_words[0]) << g.name;
+  EXPECT_GE(p.compression(), 0);
+  EXPECT_LE(p.split.after.energy_pj, p.split.before.energy_pj * (1 + 1e-12)) << g.name;
+  EXPECT_EQ(p.fusion.infeasible, 0) << g.name;
+  std::vector<int> covered(g.nodes.size(), 0);
+  for (const Segment &s : p.fusion.segments)
+    for (int v : s.nodes)
+      ++covered[static_cast<size_t>(v)];
+  for (size_t v = 0; v < covered.size(); ++v)
+    EXPECT_EQ(covered[v], 1) << g.name << " node " << g.nodes[v].name;
+  EXPECT_GT(p.fusion.total.latency_s, 0);
+  EXPECT_LE(p.layout.latency_s, p.layout.baseline_s * (1 + 1e-12));
+  EXPECT_LE(p.banks.global.copies, p.banks.local.copies);
+  EXPECT_FALSE(network_summary(p, g, hw, cheap_options()).empty());
+}
+
+TEST(NetworkPlan, EveryShippedNetworkOnBothTargets) {
+  for (const char *hw_file :
+       {"hw_configs/vector-dsp-4core-8m.yaml", "hw_configs/academic-32x32-512k.yaml"}) {
+    const Hardware hw = load_hardware(testing::source_path(hw_file));
+    for (const std::string &name : testing::shipped_networks()) {
+      const Graph g = load_network(testing::source_path(name));
+      check_plan(g, hw, plan_network(g, hw, cheap_options()));
+    }
+  }
+}
+
+TEST(NetworkPlan, ReportsOfTheTinyNetwork) {
+  const Graph g = load_network(testing::source_path("networks/tiny-cnn.yaml"));
+  const Hardware hw = testing::tiny_hardware(20000);
+  const NetworkPlan p = plan_network(g, hw, cheap_options());
+  const std::string summary = network_summary(p, g, hw, cheap_options());
+  EXPECT_NE(summary.find("network tiny-cnn"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("memory compression (GB)"), std::string::npos) << summary;
+  const std::string hotspots = hotspot_report(p, g);
+  EXPECT_EQ(hotspots.rfind("hotspots before splitting:\n  GB: steps", 0), 0u) << hotspots;
+  const std::string segments = segments_csv(p, g);
+  EXPECT_EQ(segments.rfind("segment,kind,nodes,first_node,fused,", 0), 0u);
+  EXPECT_NE(segments.find("\ntotal,"), std::string::npos);
+  // One line per segment plus the header and the total.
+  EXPECT_EQ(std::count(segments.begin(), segments.end(), '\n'),
+            static_cast<long>(p.fusion.segments.size()) + 2);
+  const std::string layout = layout_csv(p, g);
+  EXPECT_EQ(std::count(layout.begin(), layout.end(), '\n'), static_cast<long>(g.nodes.size()) + 1);
+  const std::string memory = memory_csv(p, g);
+  EXPECT_EQ(memory.rfind("plan,step,node,part,region,GB_live_words,resident_words,", 0), 0u);
+}
+
+} // namespace
+} // namespace dse
