@@ -39,15 +39,6 @@ std::string number(double v) {
   return std::string(buf, r.ptr);
 }
 
-std::string csv_field(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
-
 PointDetail point_detail(const ExploreResult &r, const FrontPoint &point, const Hardware &hw,
                    LatencyModel model) {
   PointDetail d;

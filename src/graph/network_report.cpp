@@ -2,6 +2,8 @@
 // reports are stable across runs and platforms.
 #include "dse/graph/network_report.hpp"
 
+#include "dse/support/csv.hpp"
+
 #include <iomanip>
 #include <sstream>
 
@@ -19,15 +21,6 @@ std::string percent(double fraction) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(1) << 100 * fraction << "%";
   return out.str();
-}
-
-std::string field(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
-    return s;
-  std::string out = "\"";
-  for (char c : s)
-    out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 std::string node_name(const Graph &g, int node) { return node < 0 ? "" : g.node(node).name; }
@@ -151,12 +144,12 @@ std::string memory_csv(const NetworkPlan &plan, const Graph &graph) {
   std::ostringstream out;
   out << "plan,step,node,part,region";
   for (const PlannedLevel &l : plan.memory_before.levels)
-    out << "," << field(l.name) << "_live_words";
+    out << "," << csv_field(l.name + "_live_words");
   out << ",resident_words,dram_words\n";
   const auto rows = [&](const char *name, const ExecPlan &p, const SimulationResult &s,
                         const MemoryReport &r) {
     for (size_t i = 0; i < p.steps.size(); ++i) {
-      out << name << "," << i << "," << field(node_name(graph, p.steps[i].node)) << ","
+      out << name << "," << i << "," << csv_field(node_name(graph, p.steps[i].node)) << ","
           << p.steps[i].part << "," << p.steps[i].region;
       for (const std::vector<double> &live : r.live_words)
         out << "," << num(live[i]);
@@ -173,15 +166,15 @@ std::string splits_csv(const NetworkPlan &plan, const Graph &graph) {
   out << "node,peak_words,decision,first,last,axis,offset,parts,benefit,halo_macs,"
          "extra_weight_words,reason\n";
   for (const SplitDecision &d : plan.split.decisions) {
-    out << field(node_name(graph, d.node)) << "," << num(d.peak_words) << ","
+    out << csv_field(node_name(graph, d.node)) << "," << num(d.peak_words) << ","
         << (d.split ? "split" : "left") << ",";
     if (d.split)
-      out << field(node_name(graph, d.region.nodes.front())) << ","
-          << field(node_name(graph, d.region.nodes.back())) << "," << split_axis_name(d.region.axis)
+      out << csv_field(node_name(graph, d.region.nodes.front())) << ","
+          << csv_field(node_name(graph, d.region.nodes.back())) << "," << split_axis_name(d.region.axis)
           << "," << d.region.offset << "," << d.region.parts << "," << num(d.benefit) << ","
           << num(d.halo_macs) << "," << num(d.extra_weight_words) << ",\n";
     else
-      out << ",,,,,,,," << field(d.reason) << "\n";
+      out << ",,,,,,,," << csv_field(d.reason) << "\n";
   }
   return out.str();
 }
@@ -193,10 +186,10 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph) {
   const auto row = [&](const std::string &id, const std::string &kind, const std::string &label,
                        const std::string &first, bool fused, bool feasible, const SegmentCost &c,
                        const std::string &restreamed) {
-    out << id << "," << kind << "," << field(label) << "," << field(first) << ","
+    out << id << "," << kind << "," << csv_field(label) << "," << csv_field(first) << ","
         << (fused ? "yes" : "no") << "," << (feasible ? "yes" : "no") << "," << num(c.latency_s)
         << "," << num(c.energy_pj) << "," << num(c.dram_words) << "," << num(c.buffer_words) << ","
-        << num(c.macs) << "," << field(restreamed) << "\n";
+        << num(c.macs) << "," << csv_field(restreamed) << "\n";
   };
   const std::vector<Segment> &segments = plan.fusion.segments;
   for (size_t i = 0; i < segments.size(); ++i) {
@@ -215,7 +208,7 @@ std::string layout_csv(const NetworkPlan &plan, const Graph &graph) {
   for (size_t v = 0; v < graph.nodes.size(); ++v) {
     const ParallelOption &o = l.options[v][static_cast<size_t>(l.chosen[v])];
     const size_t rank = graph.tensor(graph.nodes[v].outputs[0]).shape.size();
-    out << field(graph.nodes[v].name) << "," << graph.nodes[v].op_type << ","
+    out << csv_field(graph.nodes[v].name) << "," << graph.nodes[v].op_type << ","
         << layout_name(o.layout, rank) << "," << o.cores << "," << o.split_axis << ","
         << num(o.latency_s) << "\n";
   }

@@ -8,6 +8,7 @@
 #include "dse/ir/hardware.hpp"
 #include "dse/model/cost.hpp"
 #include "dse/search/explore.hpp"
+#include "dse/support/csv.hpp"
 
 namespace dse {
 
@@ -23,8 +24,6 @@ PointDetail point_detail(const ExploreResult &result, const FrontPoint &point, c
                          LatencyModel model);
 /// Shortest text that reads back as the same double.
 std::string number(double v);
-/// A CSV field, quoted when it holds a comma, quote or newline.
-std::string csv_field(const std::string &s);
 
 std::string front_csv(const ExploreResult &result, const Workload &workload, const Hardware &hw,
                       LatencyModel model);

@@ -1,0 +1,11 @@
+// CSV output helper shared by every module that writes CSV files.
+#pragma once
+
+#include <string>
+
+namespace dse {
+
+/// A CSV field, quoted (RFC 4180) when it holds a comma, quote or newline.
+std::string csv_field(const std::string &s);
+
+} // namespace dse
