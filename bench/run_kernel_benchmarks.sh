@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs bench/kernel_bench.cpp once and prints the ratios it measured: the emitted GEMM kernels
-# (1024^3, 2048^3) and the emitted fused FFN pair and fused attention (2K) against Eigen (GEMM)
-# and the same computations done unfused with Eigen, one core each, on this machine.
+# (1024^3, 2048^3) and the emitted fused FFN pairs (MMEE's BERT-width case, a narrow MLP) and
+# fused attention (2K) against Eigen (GEMM) and the same computations done unfused with Eigen,
+# one core each, on this machine.
 # Usage: bench/run_kernel_benchmarks.sh [build-dir]
 set -eu
 build=${1:-build}

@@ -136,16 +136,9 @@ std::string arena_overflow(const std::vector<KernelSegment> &segments, const Har
     const SegmentPlan plan = plan_segment(*s.problem, s.candidate, s.tiling, target);
     if (plan.peak_words <= target.gb_words)
       continue;
-    const int state = plan.softmax.state_tile;
-    const std::int64_t state_words = state < 0 ? 0 : plan.tiles[static_cast<size_t>(state)].words;
-    std::string why = "segment '" + plan.description + "' needs " + num(plan.peak_words) +
-                      " global-buffer words at its peak";
-    if (state_words > 0)
-      why += " (" + num(plan.peak_words - state_words) +
-             " for its tiles, as the model counts, and " + num(state_words) +
-             " for the online-softmax running max, sum and scale per row)";
-    return why + ", more than '" + hw.global_buffer().name + "' holds (" + num(target.gb_words) +
-           ")";
+    return "segment '" + plan.description + "' needs " + num(plan.peak_words) +
+           " global-buffer words at its peak, more than '" + hw.global_buffer().name + "' holds (" +
+           num(target.gb_words) + ")";
   }
   return "";
 }

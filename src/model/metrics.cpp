@@ -8,7 +8,9 @@ namespace dse {
 
 namespace {
 
-bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 /// Extent of dimension d: the tile T_d when its loop is at or above the retention depth (or it
 /// is a window dim, always whole), else the padded span T_d * t_d.
@@ -26,7 +28,8 @@ Posynomial extent_minus_one(const Problem &p, int dim, bool spans_all_trips) {
 }
 
 /// Words of a tile of `access` when the dims in `spanning` span all their trips.
-Posynomial footprint(const Problem &p, const TensorAccess &access, const std::vector<int> &spanning) {
+Posynomial footprint(const Problem &p, const TensorAccess &access,
+                     const std::vector<int> &spanning) {
   Posynomial fp = Posynomial::constant(1);
   for (const IndexExpr &e : access.indices) {
     if (e.is_plain()) {
@@ -51,7 +54,8 @@ Posynomial trips_of(const std::vector<int> &loops) {
 
 /// Path of the tensor's owner, or the prefix for the intermediate.
 std::vector<int> tensor_path(const Problem &p, const Dataflow &df, int tensor) {
-  return tensor == p.intermediate ? df.prefix : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
+  return tensor == p.intermediate ? df.prefix
+                                  : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
 }
 
 Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor) {
@@ -70,7 +74,8 @@ Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor) {
 Posynomial tile_entries(const Problem &p, const Dataflow &df, int tensor) {
   const std::vector<int> path = tensor_path(p, df, tensor);
   const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
-  return trips_of(std::vector<int>(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(depth)));
+  return trips_of(
+      std::vector<int>(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(depth)));
 }
 
 /// The whole padded tensor: every dim spanning all its trips.
@@ -95,16 +100,40 @@ Posynomial buffered(const Problem &p, const Dataflow &df, int tensor, bool doubl
   return double_buffering && streamed ? fp * 2.0 : fp;
 }
 
+/// The softmax attached to the producer, if any.
+const Operator *attached_softmax(const Problem &problem) {
+  for (int a : problem.ops[0].attached_ops)
+    if (problem.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
+      return &problem.workload->ops.at(static_cast<size_t>(a));
+  return nullptr;
+}
+
 } // namespace
 
 Posynomial softmax_pass_words(const Problem &problem) {
-  if (problem.fused())
+  if (problem.fused() || attached_softmax(problem) == nullptr)
     return {};
-  const ProblemOp &op = problem.ops[0];
-  for (int a : op.attached_ops)
-    if (problem.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
-      return padded_size(problem, op.accesses.back());
-  return {};
+  return padded_size(problem, problem.ops[0].accesses.back());
+}
+
+Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow) {
+  const Operator *softmax = problem.fused() ? attached_softmax(problem) : nullptr;
+  if (softmax == nullptr)
+    return {};
+  const auto over = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), softmax->over_dim);
+  if (over == dataflow.prefix.end())
+    return {};
+  // Allocated just outside the normalised dim's loop: every dim looped inside it spans all trips.
+  std::vector<int> spanning;
+  for (int d : problem.dims)
+    if (std::find(dataflow.prefix.begin(), over, d) == over)
+      spanning.push_back(d);
+  TensorAccess rows = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
+  std::erase_if(rows.indices, [&](const IndexExpr &e) {
+    return std::any_of(e.terms.begin(), e.terms.end(),
+                       [&](const IndexTerm &t) { return t.dim == softmax->over_dim; });
+  });
+  return footprint(problem, rows, spanning) * 3.0;
 }
 
 std::vector<Posynomial> LocalMetrics::as_vector() const {
@@ -161,7 +190,8 @@ DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflo
   DataflowMetrics out;
   out.buffer_words.resize(problem.ops.size());
   for (size_t o = 0; o < problem.ops.size(); ++o) {
-    const LocalMetrics local = local_metrics(problem, dataflow, static_cast<int>(o), double_buffering);
+    const LocalMetrics local =
+        local_metrics(problem, dataflow, static_cast<int>(o), double_buffering);
     out.dram_reads += local.dram_reads;
     out.dram_writes += local.dram_writes;
     out.buffer_words[o] += local.own_buffer;
@@ -169,7 +199,8 @@ DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflo
       out.buffer_words[1 - o] += local.other_buffer;
   }
   if (problem.fused()) {
-    const Posynomial inter = buffered(problem, dataflow, problem.intermediate, double_buffering);
+    const Posynomial inter = buffered(problem, dataflow, problem.intermediate, double_buffering) +
+                             softmax_state_words(problem, dataflow);
     for (Posynomial &bs : out.buffer_words)
       bs += inter;
   }
@@ -213,7 +244,8 @@ Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recomp
     out += produced_elements(p, op, recompute) * attached.ops_per_element;
     // Online softmax rescales the consumer's running output once per tile of the normalised dim.
     if (attached.kind == OpKind::Softmax && p.fused() && o == 0)
-      out += padded_size(p, p.ops[1].accesses.back()) * Posynomial::atom(attached.over_dim, Atom::Trips);
+      out += padded_size(p, p.ops[1].accesses.back()) *
+             Posynomial::atom(attached.over_dim, Atom::Trips);
   }
   return out;
 }
@@ -226,8 +258,8 @@ ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &r
   for (size_t o = 0; o < problem.ops.size(); ++o) {
     const ProblemOp &op = problem.ops[o];
     const SpatialMapping &s = spatial.at(o);
-    const Posynomial recompute = o == 0 && problem.fused() ? trips_of(recompute_dims)
-                                                           : Posynomial::constant(1);
+    const Posynomial recompute =
+        o == 0 && problem.fused() ? trips_of(recompute_dims) : Posynomial::constant(1);
     // Trips of every enclosing loop: each tiled dim once, plus the recompute loops.
     const Posynomial enclosing = trips_of(op.tiled_dims) * recompute;
     Posynomial per_tile_macs = Posynomial::constant(1);

@@ -1,6 +1,6 @@
-// Kernel plans without compiling: the arena peak equals the model's buffer words (plus the
-// online-softmax state), panels and register blocks follow the hardware, and every schedule the
-// emitter cannot execute exactly is refused with its reason.
+// Kernel plans without compiling: the arena peak equals the model's buffer words (the
+// online-softmax state included), panels and register blocks follow the hardware, and every
+// schedule the emitter cannot execute exactly is refused with its reason.
 #include "codegen/kernel_fixture.hpp"
 
 #include "dse/codegen/kernel_plan.hpp"
@@ -60,7 +60,17 @@ TEST(KernelPlan, OnlineSoftmaxStateIsThreeWordsPerRow) {
   const SegmentPlan plan = plan_of(seg);
   ASSERT_EQ(plan.softmax.form, SoftmaxForm::Online);
   EXPECT_EQ(plan.tiles.at(static_cast<size_t>(plan.softmax.state_tile)).words, 3 * 6);
-  EXPECT_EQ(static_cast<double>(plan.peak_words), model_buffer_words(seg) + 3 * 6);
+  EXPECT_EQ(static_cast<double>(plan.peak_words), model_buffer_words(seg));
+}
+
+TEST(KernelPlan, ArenaPeakIsTheModelsBufferNeedOnEveryAttentionFrontPoint) {
+  // Online (normalised dim in the prefix) and whole-row forms, with and without recompute.
+  const Front front(kAttention, hardware());
+  ASSERT_GE(front.size(), 2u);
+  for (size_t p = 0; p < front.size(); ++p)
+    for (const KernelSegment &seg : front.point(p))
+      EXPECT_EQ(static_cast<double>(plan_of(seg).peak_words), model_buffer_words(seg))
+          << "front point " << p;
 }
 
 TEST(KernelPlan, PanelsAndRegisterRowsFollowTheHardware) {

@@ -92,11 +92,15 @@ std::string accumulate(const ProblemOp &op, const std::vector<std::int64_t> &dim
   return outside;
 }
 
-bool has_attached_softmax(const Problem &p) {
-  return std::any_of(p.ops[0].attached_ops.begin(), p.ops[0].attached_ops.end(), [&](int a) {
-    return p.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax;
-  });
+/// The normalised dim of the softmax attached to the producer, -1 without one.
+int softmax_dim(const Problem &p) {
+  for (int a : p.ops[0].attached_ops)
+    if (p.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
+      return p.workload->ops.at(static_cast<size_t>(a)).over_dim;
+  return -1;
 }
+
+bool has_attached_softmax(const Problem &p) { return softmax_dim(p) >= 0; }
 
 int final_output(const Problem &p) { return p.ops.back().tensors.back(); }
 
@@ -108,6 +112,7 @@ public:
 
 private:
   void prefix_level(size_t k);
+  std::int64_t online_softmax_state_words(int dim) const;
   void subnest_level(int op, size_t j);
   template <class Body> void loop(int dim, Body body);
   /// Lower bound and extent of dim d right now: the current tile inside its loop, else all of it.
@@ -180,9 +185,30 @@ void Run::prefix_level(size_t k) {
     for (size_t o = 0; o < p_.ops.size(); ++o) // the producer completes before the consumer
       subnest_level(static_cast<int>(o), 0);
   } else {
+    const std::int64_t state = online_softmax_state_words(df_.prefix[k]);
+    live_words_ += state;
     loop(df_.prefix[k], [&] { prefix_level(k + 1); });
+    live_words_ -= state;
   }
   release(held);
+}
+
+/// Fused online softmax whose normalised dim is `dim`: max, sum and scale (3 words) for every
+/// row of the intermediate that the dim's loop sweeps, live around that loop; 0 otherwise.
+std::int64_t Run::online_softmax_state_words(int dim) const {
+  if (!p_.fused() || softmax_dim(p_) != dim)
+    return 0;
+  std::int64_t rows = 1;
+  for (const IndexExpr &e : p_.tensors[static_cast<size_t>(p_.intermediate)].access.indices) {
+    if (std::any_of(e.terms.begin(), e.terms.end(),
+                    [&](const IndexTerm &t) { return t.dim == dim; }))
+      continue;
+    std::int64_t span = 1; // an affine index spans 1 + sum coef * (extent - 1)
+    for (const IndexTerm &t : e.terms)
+      span += t.coef * (dim_range(t.dim).second - 1);
+    rows *= span;
+  }
+  return 3 * rows;
 }
 
 /// Body of sub-nest loop j of op `op` (j = 0: the sub-nest starts; j = its length: innermost).

@@ -54,6 +54,9 @@ DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflo
 /// Unfused softmax runs as its own pass: it reads the scores and writes the probabilities,
 /// this many words each way (zero when the problem has no softmax or is fused).
 Posynomial softmax_pass_words(const Problem &problem);
+/// Fused online softmax (its normalised dim a prefix loop): the running max, sum and last scale
+/// of every row that loop sweeps, 3 words per row, kept in the global buffer (zero otherwise).
+Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow);
 ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
                                const std::vector<SpatialMapping> &spatial);
 
