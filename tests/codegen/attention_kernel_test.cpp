@@ -9,13 +9,7 @@
 namespace dse::codegen_test {
 namespace {
 
-const char *const kAttention = R"(name: attention
-dims: {h: 2, m: 12, n: 20, k: 8, l: 6}
-ops:
-  - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}
-  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}
-  - {name: pv, einsum: "O[h,m,l] += P[h,m,n] * V[h,n,l]"}
-)";
+const std::string kAttention = test_common::attention_workload("attention", 2, 12, 20, 8, 6);
 
 Hardware hardware(std::int64_t gb_words = 4096) {
   return parse_hardware(vector_hardware(gb_words), "test-hw.yaml");

@@ -10,11 +10,7 @@
 namespace dse::codegen_test {
 namespace {
 
-const char *const kGemm = R"(name: gemm
-dims: {m: 40, k: 24, n: 36}
-ops:
-  - {name: mm, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-)";
+const std::string kGemm = test_common::gemm_workload("gemm", 40, 24, 36);
 
 class EmitCommand : public ::testing::Test {
 protected:

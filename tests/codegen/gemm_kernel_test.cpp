@@ -9,18 +9,8 @@
 namespace dse::codegen_test {
 namespace {
 
-const char *const kGemm = R"(name: gemm
-dims: {m: 40, k: 24, n: 36}
-ops:
-  - {name: mm, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-)";
-
-const char *const kPair = R"(name: pair
-dims: {m: 24, k: 16, n: 20, l: 18}
-ops:
-  - {name: mm1, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-  - {name: mm2, einsum: "E[m,l] += C[m,n] * D[n,l]"}
-)";
+const std::string kGemm = test_common::gemm_workload("gemm", 40, 24, 36);
+const std::string kPair = test_common::gemm_pair_workload("pair", 24, 16, 20, 18);
 
 Hardware hardware(std::int64_t gb_words, int cores = 1) {
   return parse_hardware(vector_hardware(gb_words, cores), "test-hw.yaml");
@@ -68,11 +58,7 @@ TEST(GemmKernel, FrontPointsAtBothEnds) {
 TEST(GemmKernel, PackedPanelsOnTwoCores) {
   // Tiles of 128 rows and columns are packed in register-row and lane panels; the edge tiles
   // of m, n and k are padded; two cores split each tile's blocks.
-  const char *const big = R"(name: big
-dims: {m: 200, k: 40, n: 250}
-ops:
-  - {name: mm, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-)";
+  const std::string big = test_common::gemm_workload("big", 200, 40, 250);
   const Schedule s(big, mapping("big", {segment("[mm]", "", "mm: [m, n, k]", "A: 3, B: 3, C: 2",
                                                 "m: 128, n: 128, k: 16")}));
   expect_matches_model("gemm in panels on two cores", s.segments(), hardware(32768, 2));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/workloads.hpp"
 #include "dse/codegen/kernel_emitter.hpp"
 #include "dse/codegen/kernel_report.hpp"
 #include "dse/ir/workload.hpp"

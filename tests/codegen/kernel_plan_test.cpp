@@ -22,20 +22,8 @@ double model_buffer_words(const KernelSegment &s) {
       .totals.buffer_words;
 }
 
-const char *const kPair = R"(name: pair
-dims: {m: 24, k: 16, n: 20, l: 18}
-ops:
-  - {name: mm1, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-  - {name: mm2, einsum: "E[m,l] += C[m,n] * D[n,l]"}
-)";
-
-const char *const kAttention = R"(name: attention
-dims: {h: 2, m: 12, n: 20, k: 8, l: 6}
-ops:
-  - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}
-  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}
-  - {name: pv, einsum: "O[h,m,l] += P[h,m,n] * V[h,n,l]"}
-)";
+const std::string kPair = test_common::gemm_pair_workload("pair", 24, 16, 20, 18);
+const std::string kAttention = test_common::attention_workload("attention", 2, 12, 20, 8, 6);
 
 TEST(KernelPlan, ArenaPeakIsTheModelsBufferNeed) {
   const Schedule fused(
@@ -81,11 +69,7 @@ TEST(KernelPlan, PanelsAndRegisterRowsFollowTheHardware) {
   EXPECT_EQ(t.col_block(), 32);
   EXPECT_EQ(t.rows, 12);
   EXPECT_EQ(t.cores, 2);
-  const char *const gemm = R"(name: gemm
-dims: {m: 256, k: 16, n: 256}
-ops:
-  - {name: mm, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-)";
+  const std::string gemm = test_common::gemm_workload("gemm", 256, 16, 256);
   const Schedule s(gemm, mapping("gemm", {segment("[mm]", "", "mm: [m, n, k]", "A: 3, B: 3, C: 2",
                                                   "m: 128, n: 128, k: 16")}));
   const KernelSegment seg = s.segments().at(0);
@@ -101,7 +85,7 @@ ops:
 }
 
 /// The reason plan_segment gives for the only segment of `mapping_yaml`.
-std::string refusal(const char *workload, const std::string &mapping_yaml) {
+std::string refusal(const std::string &workload, const std::string &mapping_yaml) {
   const Schedule s(workload, mapping_yaml);
   try {
     plan_of(s.segments().at(0));

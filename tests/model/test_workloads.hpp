@@ -6,24 +6,15 @@
 
 #include <string>
 
+#include "common/workloads.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
 #include "dse/model/problem.hpp"
 
 namespace dse::test_workloads {
 
-inline const char *const kGemm = R"(name: gemm
-dims: {m: 4, k: 3, n: 2}
-ops:
-  - {name: mm, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-)";
-
-inline const char *const kGemmPair = R"(name: gemm-pair
-dims: {m: 4, k: 2, n: 3, l: 2}
-ops:
-  - {name: mm1, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-  - {name: mm2, einsum: "E[m,l] += C[m,n] * D[n,l]"}
-)";
+inline const std::string kGemm = test_common::gemm_workload("gemm", 4, 3, 2);
+inline const std::string kGemmPair = test_common::gemm_pair_workload("gemm-pair", 4, 2, 3, 2);
 
 // p and q, r and s differ so that mixing them up shows.
 inline const char *const kConvPair = R"(name: conv-pair
@@ -39,18 +30,12 @@ ops:
   - {name: conv, einsum: "Y[k,p] += W[k,c,r] * X[c,2*p+r]"}
 )";
 
-inline const char *const kAttention = R"(name: attention
-dims: {h: 2, m: 4, n: 4, k: 2, l: 2}
-ops:
-  - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}
-  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}
-  - {name: pv, einsum: "O[h,m,l] += P[h,m,n] * V[h,n,l]"}
-)";
+inline const std::string kAttention = test_common::attention_workload("attention", 2, 4, 4, 2, 2);
 
 /// A parsed workload and its only chain. Problems point into it: it is neither copied nor moved.
 class ChainWorkload {
 public:
-  explicit ChainWorkload(const char *yaml)
+  explicit ChainWorkload(const std::string &yaml)
       : workload_(parse_workload(yaml, "test.yaml")), chain_(only_chain(workload_)) {}
   ChainWorkload(const ChainWorkload &) = delete;
   ChainWorkload &operator=(const ChainWorkload &) = delete;

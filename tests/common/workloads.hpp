@@ -1,0 +1,44 @@
+// Workloads shared by the tests of several modules, written in the workload YAML format from
+// their shapes: a GEMM, a producer -> consumer GEMM pair and attention with a softmax over keys.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace dse::test_common {
+
+inline std::string workload_header(const std::string &name, const std::string &dims) {
+  return "name: " + name + "\ndims: {" + dims + "}\nops:\n";
+}
+
+inline std::string dim(const char *name, std::int64_t size) {
+  return std::string(name) + ": " + std::to_string(size);
+}
+
+/// C[m,n] += A[m,k] * B[k,n] as op `mm`.
+inline std::string gemm_workload(const std::string &name, std::int64_t m, std::int64_t k,
+                                 std::int64_t n) {
+  return workload_header(name, dim("m", m) + ", " + dim("k", k) + ", " + dim("n", n)) +
+         "  - {name: mm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n";
+}
+
+/// C = A * B (op mm1), then E = C * D (op mm2): C is the intermediate.
+inline std::string gemm_pair_workload(const std::string &name, std::int64_t m, std::int64_t k,
+                                      std::int64_t n, std::int64_t l) {
+  return workload_header(name, dim("m", m) + ", " + dim("k", k) + ", " + dim("n", n) + ", " +
+                                   dim("l", l)) +
+         "  - {name: mm1, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n"
+         "  - {name: mm2, einsum: \"E[m,l] += C[m,n] * D[n,l]\"}\n";
+}
+
+/// Per head h: S = Q K^T (op qk), P = softmax of S over the keys n, O = P V (op pv).
+inline std::string attention_workload(const std::string &name, std::int64_t h, std::int64_t m,
+                                      std::int64_t n, std::int64_t k, std::int64_t l) {
+  return workload_header(name, dim("h", h) + ", " + dim("m", m) + ", " + dim("n", n) + ", " +
+                                   dim("k", k) + ", " + dim("l", l)) +
+         "  - {name: qk, einsum: \"S[h,m,n] += Q[h,m,k] * K[h,n,k]\"}\n"
+         "  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}\n"
+         "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n";
+}
+
+} // namespace dse::test_common
