@@ -22,7 +22,7 @@ PlanObjective parse_plan_objective(const std::string &name) {
 }
 
 void write_report_directory(const std::string &dir, const NetworkPlan &plan, const Graph &graph,
-                            const std::string &summary, bool searched) {
+                            const Hardware &hw, const std::string &summary, bool searched) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
@@ -37,7 +37,7 @@ void write_report_directory(const std::string &dir, const NetworkPlan &plan, con
   write_output(path("splits.csv"), splits_csv(plan, graph));
   write_output(path("layout.csv"), layout_csv(plan, graph));
   if (searched)
-    write_output(path("segments.csv"), segments_csv(plan, graph));
+    write_output(path("segments.csv"), segments_csv(plan, graph, hw));
 }
 
 } // namespace
@@ -61,7 +61,7 @@ int run_network(const NetworkArgs &args) {
   }
   const std::string summary = network_summary(plan, graph, hw, options);
   if (!args.output_dir.empty())
-    write_report_directory(args.output_dir, plan, graph, summary, options.search_segments);
+    write_report_directory(args.output_dir, plan, graph, hw, summary, options.search_segments);
   write_output("", args.report ? summary + "\n" + hotspot_report(plan, graph) : summary);
   return 0;
 }

@@ -21,10 +21,18 @@
 // floor(kib * 1024 / word_bytes) words) or capacity_words (integer); either way 1..2^40 words.
 // bandwidth_words_per_cycle (> 0) is optional (unlimited when absent); double_buffering is an
 // optional bool (default false). Level 2 (register file, optional) requires capacity_words.
+//
+//   dma_units:                       # optional non-empty list, names unique
+//     - {name: dma0, direction: both, bandwidth_gbps: 10}
+//
+// A DMA unit moves words between DRAM and the global buffer: direction is load (DRAM -> GB),
+// store (GB -> DRAM) or both; bandwidth_gbps is finite, > 0 and at most 1e6. When units are
+// declared, some unit must load and some unit must store.
 #include "dse/config/hardware_loader.hpp"
 
 #include "hardware_yaml.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -37,6 +45,9 @@ namespace {
 constexpr std::int64_t kMaxArraySide = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxCores = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxWordBytes = 16;
+
+/// No transfer engine moves a petabyte per second; the bound keeps words-per-cycle figures sane.
+constexpr double kMaxDmaBandwidthGbps = 1e6;
 
 /// Energies are summed over up to ~1e18 accesses: beyond a millijoule per access, a total
 /// could overflow, and no real memory or MAC costs that much.
@@ -142,6 +153,57 @@ std::vector<MemoryLevel> read_levels(const YamlMap &top, std::int64_t word_bytes
   return levels;
 }
 
+DmaDirection read_direction(const YamlMap &m) {
+  const std::string direction = m.string("direction");
+  if (direction == "load")
+    return DmaDirection::Load;
+  if (direction == "store")
+    return DmaDirection::Store;
+  if (direction == "both")
+    return DmaDirection::Both;
+  m.fail(m.required("direction"),
+         "direction must be load, store or both, got " + describe(m.required("direction")));
+}
+
+DmaUnit read_dma_unit(const YAML::Node &node, size_t index, const std::string &file_name) {
+  const YamlMap unnamed(node, file_name, "dma_units[" + std::to_string(index) + "]");
+  DmaUnit unit;
+  unit.name = unnamed.name("name");
+  const YamlMap m(node, file_name, "dma unit '" + unit.name + "'");
+  m.allow_only({"name", "direction", "bandwidth_gbps"});
+  unit.direction = read_direction(m);
+  unit.bandwidth_gbps = m.number("bandwidth_gbps", Bound::Positive);
+  if (unit.bandwidth_gbps > kMaxDmaBandwidthGbps)
+    m.fail(m.required("bandwidth_gbps"),
+           "bandwidth_gbps must be at most 1e6 GB/s, got " + m.required("bandwidth_gbps").Scalar());
+  return unit;
+}
+
+std::vector<DmaUnit> read_dma_units(const YamlMap &top) {
+  if (!top.has("dma_units"))
+    return {};
+  const YAML::Node &list = top.list("dma_units");
+  if (list.size() == 0)
+    top.fail(list, "dma_units must list at least one unit (or be left out), got an empty list");
+  std::vector<DmaUnit> units;
+  std::set<std::string> names;
+  for (size_t i = 0; i < list.size(); ++i) {
+    units.push_back(read_dma_unit(list[i], i, top.file_name()));
+    if (!names.insert(units.back().name).second)
+      top.fail(list[i]["name"], "duplicate dma unit name '" + units.back().name + "'");
+  }
+  const auto any = [&units](bool (DmaUnit::*can)() const) {
+    return std::any_of(units.begin(), units.end(), [can](const DmaUnit &u) { return (u.*can)(); });
+  };
+  if (!any(&DmaUnit::loads))
+    top.fail(list, "dma_units: no unit loads (direction load or both), so DRAM words could "
+                   "never reach the global buffer");
+  if (!any(&DmaUnit::stores))
+    top.fail(list, "dma_units: no unit stores (direction store or both), so results could "
+                   "never reach DRAM");
+  return units;
+}
+
 ComputeArray read_pe_array(const YamlMap &m) {
   m.allow_only({"rows", "cols", "mac_energy_pj"});
   ComputeArray array;
@@ -177,8 +239,8 @@ ComputeArray read_compute(const YamlMap &top) {
 
 Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name) {
   const YamlMap top(root, file_name, "");
-  top.allow_only(
-      {"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector", "levels"});
+  top.allow_only({"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector",
+                  "levels", "dma_units"});
   Hardware hw;
   hw.source_file = file_name;
   hw.name = top.name("name");
@@ -188,6 +250,7 @@ Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name
   hw.cores = top.integer_or("cores", 1, 1, kMaxCores);
   hw.array = read_compute(top);
   hw.levels = read_levels(top, hw.word_bytes);
+  hw.dma_units = read_dma_units(top);
   return hw;
 }
 

@@ -1,5 +1,6 @@
 // Sweep axes and parameter paths into the hardware YAML: the first component names a top-level
-// key (clock_ghz), a section (pe_array, vector) or a memory level by its name (GlobalBuffer).
+// key (clock_ghz), a section (pe_array, vector), a memory level by its name (GlobalBuffer) or
+// the DMA units (dma_units.<unit name>.bandwidth_gbps).
 #include "dse/config/hardware_parameters.hpp"
 
 #include <charconv>
@@ -36,14 +37,16 @@ std::vector<double> range_values(const std::string &range, const std::string &sp
   if (last < first)
     throw UserError("--set " + spec + ": the range ends below its start");
   if (geometric ? (step <= 1 || first <= 0) : step <= 0)
-    throw UserError("--set " + spec + (geometric ? ": a geometric range needs a positive start "
-                                                   "and a factor greater than 1"
-                                                 : ": a linear range needs a positive step"));
+    throw UserError("--set " + spec +
+                    (geometric ? ": a geometric range needs a positive start "
+                                 "and a factor greater than 1"
+                               : ": a linear range needs a positive step"));
   std::vector<double> out;
   for (double v = first; v <= last * (1 + 1e-12); v = geometric ? v * step : v + step) {
     out.push_back(v);
     if (out.size() > kMaxAxisValues)
-      throw UserError("--set " + spec + ": more than " + std::to_string(kMaxAxisValues) + " values");
+      throw UserError("--set " + spec + ": more than " + std::to_string(kMaxAxisValues) +
+                      " values");
   }
   return out;
 }
@@ -54,7 +57,8 @@ YAML::Node section(YAML::Node &root, const std::string &head) {
     return root[head];
   if (root["levels"] && root["levels"].IsSequence())
     for (YAML::Node level : root["levels"])
-      if (level.IsMap() && level["name"] && level["name"].as<std::string>() == head)
+      if (level.IsMap() && level["name"] && level["name"].IsScalar() &&
+          level["name"].Scalar() == head)
         return level;
   return YAML::Node(YAML::NodeType::Undefined);
 }
@@ -75,20 +79,44 @@ std::string scalar_text(double v) {
   return out.str();
 }
 
+/// `dma_units.<name>.<field>`: the field of the DMA unit of that name (the field follows the
+/// last dot, so unit names may contain dots).
+void apply_dma_unit(YAML::Node &root, const ParameterSetting &s, const std::string &file) {
+  const size_t first = s.path.find('.');
+  const size_t last = s.path.rfind('.');
+  if (last == first)
+    throw UserError(SourceLocation{file, 0, 0}, "unknown parameter path '" + s.path +
+                                                    "': expected dma_units.<unit name>.<field>");
+  const std::string name = s.path.substr(first + 1, last - first - 1);
+  if (root["dma_units"] && root["dma_units"].IsSequence())
+    for (YAML::Node unit : root["dma_units"])
+      if (unit.IsMap() && unit["name"] && unit["name"].IsScalar() &&
+          unit["name"].Scalar() == name) {
+        set_number(unit[s.path.substr(last + 1)], s.value);
+        return;
+      }
+  throw UserError(SourceLocation{file, 0, 0},
+                  "unknown parameter path '" + s.path + "': no dma unit named '" + name + "'");
+}
+
 void apply(YAML::Node &root, const ParameterSetting &s, const std::string &file) {
   const size_t dot = s.path.find('.');
   if (dot == std::string::npos) {
     if (!root[s.path] || !root[s.path].IsScalar())
-      throw UserError(SourceLocation{file, 0, 0},
-                      "unknown parameter path '" + s.path + "': no numeric top-level key of that name");
+      throw UserError(SourceLocation{file, 0, 0}, "unknown parameter path '" + s.path +
+                                                      "': no numeric top-level key of that name");
     set_number(root[s.path], s.value);
     return;
   }
   const std::string head = s.path.substr(0, dot);
+  if (head == "dma_units") {
+    apply_dma_unit(root, s, file);
+    return;
+  }
   YAML::Node node = section(root, head);
   if (!node.IsDefined())
-    throw UserError(SourceLocation{file, 0, 0},
-                    "unknown parameter path '" + s.path + "': no section or level named '" + head + "'");
+    throw UserError(SourceLocation{file, 0, 0}, "unknown parameter path '" + s.path +
+                                                    "': no section or level named '" + head + "'");
   const std::string field = s.path.substr(dot + 1);
   // A capacity may be given in KiB or in words: setting one replaces the other.
   if (field == "capacity_kib" || field == "capacity_words")
@@ -101,7 +129,8 @@ void apply(YAML::Node &root, const ParameterSetting &s, const std::string &file)
 SweepAxis parse_sweep_axis(const std::string &spec) {
   const size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
-    throw UserError("--set " + spec + ": expected path=values, e.g. GlobalBuffer.capacity_kib=32..1024:x2");
+    throw UserError("--set " + spec +
+                    ": expected path=values, e.g. GlobalBuffer.capacity_kib=32..1024:x2");
   SweepAxis axis{spec.substr(0, eq), {}};
   const std::string values = spec.substr(eq + 1);
   if (values.find("..") != std::string::npos) {
@@ -130,7 +159,8 @@ std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxi
   return grid;
 }
 
-Hardware load_hardware_with(const std::string &path, const std::vector<ParameterSetting> &settings) {
+Hardware load_hardware_with(const std::string &path,
+                            const std::vector<ParameterSetting> &settings) {
   YAML::Node root = parse_yaml(read_text_file(path), path);
   std::string applied;
   for (const ParameterSetting &s : settings) {

@@ -6,6 +6,7 @@
 
 #include "dse/graph/node_work.hpp"
 #include "dse/model/cost.hpp"
+#include "dse/model/dma_balance.hpp"
 
 namespace dse {
 
@@ -191,10 +192,11 @@ private:
         writes += static_cast<double>(element_count(g_.tensor(t).shape));
       const double ops = node_vector_ops(g_, v);
       const double cycles =
-          std::max(ops * w.cycles_per_vector_op, (reads + writes) * w.cycles_per_dram_word);
+          std::max(ops * w.cycles_per_vector_op, dram_transfer_cycles(reads, writes, w));
       s.cost.latency_s = cycles * w.seconds_per_cycle;
       s.cost.energy_pj = ops * w.vector_op_pj + reads * w.dram_read_pj + writes * w.dram_write_pj;
       s.cost.dram_words = reads + writes;
+      s.cost.dma_units = dma_unit_loads(reads, writes, hw_);
     }
     plan_.segments.push_back(std::move(s));
   }
@@ -210,6 +212,7 @@ private:
     t.dram_words += s.cost.dram_words;
     t.buffer_words = std::max(t.buffer_words, s.cost.buffer_words);
     t.macs += s.cost.macs;
+    add_dma_loads(t.dma_units, s.cost.dma_units);
   }
 
   const Graph &g_;

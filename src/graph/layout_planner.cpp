@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "dse/graph/node_work.hpp"
+#include "dse/model/cost.hpp"
 
 namespace dse {
 
@@ -33,7 +34,7 @@ double lane_use(std::int64_t extent, std::int64_t lanes) {
 class Predictor {
 public:
   Predictor(const Graph &graph, const Hardware &hw, const LayoutCosts &costs)
-      : g_(graph), hw_(hw), costs_(costs),
+      : g_(graph), hw_(hw), costs_(costs), weights_(cost_weights(hw, LatencyModel::Roofline)),
         gb_words_per_cycle_(hw.gb_words_per_cycle().value_or(hw.dram_words_per_cycle())) {}
 
   std::vector<ParallelOption> options(int node) const {
@@ -89,7 +90,8 @@ private:
       compute = work * share / (units * lanes * lane_use(vec_extent, hw_.array.cols));
     }
     const double words = node_activation_words(g_, node) + node_weight_words(g_, node);
-    const double memory = words / hw_.dram_words_per_cycle();
+    const double writes = node_output_words(g_, node);
+    const double memory = dram_transfer_cycles(words - writes, writes, weights_);
     const double cycles = std::max(compute, memory) + (cores > 1 ? costs_.barrier_cycles : 0);
     return {layout, cores, split_axis, cycles / (hw_.clock_ghz * 1e9)};
   }
@@ -97,6 +99,7 @@ private:
   const Graph &g_;
   const Hardware &hw_;
   LayoutCosts costs_;
+  CostWeights weights_; // DRAM transfer time, balanced over the DMA units
   double gb_words_per_cycle_;
 };
 

@@ -55,11 +55,13 @@ private:
 
   double read(double words) {
     result_.dram_reads += words;
+    step_reads_ += words;
     return words;
   }
 
   double write(double words) {
     result_.dram_writes += words;
+    step_writes_ += words;
     return words;
   }
 
@@ -96,6 +98,7 @@ private:
   void run_step(int step) {
     const PlanStep &s = plan_.steps[static_cast<size_t>(step)];
     StepMemory m;
+    step_reads_ = step_writes_ = 0;
     double resident = s.weight_words;
     m.demand_words = s.weight_words;
     m.operand_words = s.weight_words;
@@ -126,7 +129,7 @@ private:
     m.resident_words = resident;
     m.dram_words = dram;
     const double compute = (s.macs + s.vector_ops) / array_;
-    m.cycles = std::max(compute, dram * weights_.cycles_per_dram_word);
+    m.cycles = std::max(compute, dram_transfer_cycles(step_reads_, step_writes_, weights_));
     result_.macs += s.macs;
     result_.vector_ops += s.vector_ops;
     result_.latency_s += m.cycles;
@@ -142,6 +145,8 @@ private:
   std::vector<int> last_;
   std::vector<std::vector<size_t>> live_at_; // buffers live at each step, ascending
   SimulationResult result_;
+  double step_reads_ = 0; // DRAM words read and written during the current step
+  double step_writes_ = 0;
 };
 
 } // namespace

@@ -57,6 +57,12 @@ void fusion_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOp
       << " reused, " << f.infeasible << " infeasible\n"
       << "  total: latency " << num(f.total.latency_s) << " s, energy " << num(f.total.energy_pj)
       << " pJ, DRAM " << num(f.total.dram_words) << " words, MACs " << num(f.total.macs) << "\n";
+  if (f.total.dma_units.empty())
+    return;
+  out << "  DMA units (balanced load, summed over segments):\n";
+  for (const DmaUnitLoad &u : f.total.dma_units)
+    out << "    " << u.name << ": " << num(u.words()) << " words (" << num(u.read_words)
+        << " read, " << num(u.write_words) << " written), busy " << num(u.cycles) << " cycles\n";
 }
 
 } // namespace
@@ -170,26 +176,35 @@ std::string splits_csv(const NetworkPlan &plan, const Graph &graph) {
         << (d.split ? "split" : "left") << ",";
     if (d.split)
       out << csv_field(node_name(graph, d.region.nodes.front())) << ","
-          << csv_field(node_name(graph, d.region.nodes.back())) << "," << split_axis_name(d.region.axis)
-          << "," << d.region.offset << "," << d.region.parts << "," << num(d.benefit) << ","
-          << num(d.halo_macs) << "," << num(d.extra_weight_words) << ",\n";
+          << csv_field(node_name(graph, d.region.nodes.back())) << ","
+          << split_axis_name(d.region.axis) << "," << d.region.offset << "," << d.region.parts
+          << "," << num(d.benefit) << "," << num(d.halo_macs) << "," << num(d.extra_weight_words)
+          << ",\n";
     else
       out << ",,,,,,,," << csv_field(d.reason) << "\n";
   }
   return out.str();
 }
 
-std::string segments_csv(const NetworkPlan &plan, const Graph &graph) {
+std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hardware &hw) {
   std::ostringstream out;
   out << "segment,kind,nodes,first_node,fused,feasible,latency_s,energy_pj,dram_words,"
-         "buffer_words,macs,restreamed\n";
+         "buffer_words,macs,restreamed";
+  for (const DmaUnit &u : hw.dma_units)
+    out << "," << csv_field(u.name + "_words") << "," << csv_field(u.name + "_cycles");
+  out << "\n";
   const auto row = [&](const std::string &id, const std::string &kind, const std::string &label,
                        const std::string &first, bool fused, bool feasible, const SegmentCost &c,
                        const std::string &restreamed) {
     out << id << "," << kind << "," << csv_field(label) << "," << csv_field(first) << ","
         << (fused ? "yes" : "no") << "," << (feasible ? "yes" : "no") << "," << num(c.latency_s)
         << "," << num(c.energy_pj) << "," << num(c.dram_words) << "," << num(c.buffer_words) << ","
-        << num(c.macs) << "," << csv_field(restreamed) << "\n";
+        << num(c.macs) << "," << csv_field(restreamed);
+    // Segments that move nothing (infeasible, eliminated movement) have no per-unit loads.
+    for (size_t u = 0; u < hw.dma_units.size(); ++u)
+      out << "," << (c.dma_units.empty() ? "0" : num(c.dma_units[u].words())) << ","
+          << (c.dma_units.empty() ? "0" : num(c.dma_units[u].cycles));
+    out << "\n";
   };
   const std::vector<Segment> &segments = plan.fusion.segments;
   for (size_t i = 0; i < segments.size(); ++i) {

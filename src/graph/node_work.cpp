@@ -57,4 +57,11 @@ double node_activation_words(const Graph &graph, int node) {
   return words;
 }
 
+double node_output_words(const Graph &graph, int node) {
+  double words = 0;
+  for (int t : graph.node(node).outputs)
+    words += elements(graph, t);
+  return words;
+}
+
 } // namespace dse

@@ -83,8 +83,12 @@ std::optional<SegmentCost> SegmentSearcher::best(const Workload &workload) {
       c.dram_words = pick->objectives.dram_words;
       c.buffer_words = pick->objectives.buffer_words;
       c.macs = pick->totals.macs;
-      for (const MappingPart &part : pick->parts)
+      for (const MappingPart &part : pick->parts) {
         c.fused |= r.problems[part.problem].fused();
+        // Parts run one after another, each balanced over the units on its own.
+        add_dma_loads(c.dma_units,
+                      dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));
+      }
       c.restreamed = restreamed_operand(r, *pick, hw_, options_.latency_model);
       cost = c;
     }

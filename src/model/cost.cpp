@@ -20,6 +20,13 @@ CostWeights cost_weights(const Hardware &hw, LatencyModel model) {
   w.cycles_per_dram_word = 1.0 / hw.dram_words_per_cycle();
   const auto gb_bw = hw.gb_words_per_cycle();
   w.cycles_per_gb_word = gb_bw ? 1.0 / *gb_bw : 0.0;
+  for (const DmaUnit &unit : hw.dma_units) {
+    w.dma_balanced = true;
+    double &rate = unit.direction == DmaDirection::Load    ? w.dma_load_words_per_cycle
+                   : unit.direction == DmaDirection::Store ? w.dma_store_words_per_cycle
+                                                           : w.dma_both_words_per_cycle;
+    rate += hw.dma_words_per_cycle(unit);
+  }
   w.seconds_per_cycle = 1e-9 / hw.clock_ghz;
   w.latency_model = model;
   return w;

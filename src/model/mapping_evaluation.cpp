@@ -77,15 +77,15 @@ MappingReport evaluate_mapping(const Problem &problem, const Candidate &candidat
   r.bound = lp.compute_cycles >= std::max(lp.dram_cycles, lp.gb_cycles)
                 ? "compute"
                 : (lp.dram_cycles >= lp.gb_cycles ? "dram" : "gb");
+  r.dma_units = dma_unit_loads(r.totals.dram_reads, r.totals.dram_writes, hw);
   const MemoryLevel &dram = hw.dram();
   const MemoryLevel &gb = hw.global_buffer();
   r.energy.mac_pj = hw.array.mac_energy_pj * r.totals.macs;
   r.energy.vector_pj = w.vector_op_pj * r.totals.vector_ops;
   r.energy.dram_pj =
       dram.read_energy_pj * r.totals.dram_reads + dram.write_energy_pj * r.totals.dram_writes;
-  r.energy.global_buffer_pj =
-      gb.write_energy_pj * (r.totals.dram_reads + r.totals.gb_writes) +
-      gb.read_energy_pj * (r.totals.dram_writes + r.totals.gb_reads);
+  r.energy.global_buffer_pj = gb.write_energy_pj * (r.totals.dram_reads + r.totals.gb_writes) +
+                              gb.read_energy_pj * (r.totals.dram_writes + r.totals.gb_reads);
   r.energy.register_file_pj = (w.mac_pj - hw.array.mac_energy_pj) * r.totals.macs;
   return r;
 }

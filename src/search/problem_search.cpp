@@ -9,12 +9,12 @@
 #include <Eigen/Sparse>
 #include <chrono>
 #include <limits>
-#include <tuple>
 #include <map>
 #include <mutex>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tuple>
 
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/search/tiling_space.hpp"
@@ -36,7 +36,8 @@ std::shared_ptr<const CandidateSpace> candidate_space(const Problem &problem, co
   const bool db = hw.global_buffer().double_buffering;
   if (options.cache)
     return options.cache->get(problem, db, options.pruning);
-  return std::make_shared<const CandidateSpace>(build_candidate_space(problem, db, options.pruning));
+  return std::make_shared<const CandidateSpace>(
+      build_candidate_space(problem, db, options.pruning));
 }
 
 /// Compute metrics per (recompute group, spatial combination), index g * |spatial| + s.
@@ -192,9 +193,8 @@ void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t 
     for (size_t j = 0; j < p.basis.factors.size(); ++j) {
       double v = 1.0;
       for (const Basis::Factor &f : p.basis.factors[j]) {
-        const double x = p.atoms[static_cast<size_t>(f.dim_pos)]
-                                [static_cast<size_t>(w.menu_index[static_cast<size_t>(f.dim_pos)])]
-                                [static_cast<size_t>(f.atom)];
+        const double x = p.atoms[static_cast<size_t>(f.dim_pos)][static_cast<size_t>(
+            w.menu_index[static_cast<size_t>(f.dim_pos)])][static_cast<size_t>(f.atom)];
         for (int k = 0; k < f.power; ++k)
           v *= x;
       }
@@ -226,13 +226,13 @@ void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c) {
   w.order.resize(count);
   for (Eigen::Index g = 0; g < p.groups; ++g) {
     for (size_t s = 0; s < count; ++s) {
-      const LatencyParts parts =
-          latency_parts(compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c), p.weights);
+      const LatencyParts parts = latency_parts(
+          compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c), p.weights);
       w.lat[s] = p.weights.latency_model == LatencyModel::Roofline
                      ? std::max(parts.compute_cycles, parts.gb_cycles)
                      : parts.compute_cycles + parts.gb_cycles;
-      w.energy[s] = energy_pj(compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c),
-                              p.weights);
+      w.energy[s] =
+          energy_pj(compute_part(p, w, g * p.spatial + static_cast<Eigen::Index>(s), c), p.weights);
       w.order[s] = s;
     }
     // Sorted by (latency, energy, index), a combination is beaten exactly when an earlier one has
@@ -259,7 +259,7 @@ Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double rea
                        double buffer) {
   constexpr double kMargin = 1.0 - 1e-12;
   const CostWeights &wt = p.weights;
-  const double dram_cycles = (reads + writes) * wt.cycles_per_dram_word;
+  const double dram_cycles = dram_transfer_cycles(reads, writes, wt);
   const double cycles = wt.latency_model == LatencyModel::Roofline
                             ? std::max(bound.latency_cycles, dram_cycles)
                             : bound.latency_cycles + dram_cycles;
@@ -337,7 +337,9 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 ProblemFront make_result(const SearchOptions &options, std::shared_ptr<const CandidateSpace> space,
                          std::uint64_t tilings) {
-  ProblemFront r{ParetoFront(options.objectives), {}, std::numeric_limits<double>::infinity(),
+  ProblemFront r{ParetoFront(options.objectives),
+                 {},
+                 std::numeric_limits<double>::infinity(),
                  std::move(space)};
   r.stats.pruning = r.space->stats;
   r.stats.tilings = tilings;
@@ -395,11 +397,11 @@ ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
   const auto start = std::chrono::steady_clock::now();
   const TilingSpace tilings(problem, options.menu,
                             std::min(hw.effective_rows(), hw.effective_cols()));
-  ProblemFront result = make_result(
-      options,
-      std::make_shared<const CandidateSpace>(
-          build_candidate_space(problem, hw.global_buffer().double_buffering, pruning)),
-      max_tilings > 0 ? std::min(max_tilings, tilings.size()) : tilings.size());
+  ProblemFront result =
+      make_result(options,
+                  std::make_shared<const CandidateSpace>(
+                      build_candidate_space(problem, hw.global_buffer().double_buffering, pruning)),
+                  max_tilings > 0 ? std::min(max_tilings, tilings.size()) : tilings.size());
   const CandidateSpace &space = *result.space;
   const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
   const CostWeights weights = cost_weights(hw, options.latency_model);

@@ -141,5 +141,41 @@ TEST_F(EvalCommand, OutputFileHoldsWhatStdoutShows) {
   EXPECT_EQ(read("report.json"), to_stdout.out);
 }
 
+// The same hardware with DMA units of 1 (load), 0.5 (store) and 0.5 (both) words per cycle.
+const std::string kDmaUnits = R"(dma_units:
+  - {name: ld, direction: load, bandwidth_gbps: 2}
+  - {name: st, direction: store, bandwidth_gbps: 1}
+  - {name: io, direction: both, bandwidth_gbps: 1}
+)";
+
+TEST_F(EvalCommand, DmaUnitsBalanceTheTransfers) {
+  write("hw.yaml", kHardware + kDmaUnits);
+  const nlohmann::json doc = nlohmann::json::parse(run_ok(eval({"--json"})).out);
+  const nlohmann::json &seg = doc.at("segments")[0];
+  // 768 reads, 256 writes: max(768 / 1.5, 256 / 1, 1024 / 2) = 512 cycles, far above the DRAM's
+  // 1024 * 2 / 60. The load unit carries 512 reads, the store unit all 256 writes and the
+  // bidirectional unit the other 256 reads: all three busy 512 cycles.
+  EXPECT_EQ(seg.at("latency_cycles").at("dram"), 512.0);
+  EXPECT_EQ(seg.at("latency_cycles").at("bound"), "dram");
+  EXPECT_TRUE(near_relative(seg.at("latency_s").get<double>(), 512e-9, 1e-12));
+  const nlohmann::json expected = nlohmann::json::parse(R"([
+    {"name": "ld", "read_words": 512.0, "write_words": 0.0, "cycles": 512.0},
+    {"name": "st", "read_words": 0.0, "write_words": 256.0, "cycles": 512.0},
+    {"name": "io", "read_words": 256.0, "write_words": 0.0, "cycles": 512.0}])");
+  EXPECT_EQ(seg.at("dma_units"), expected);
+  const std::string text = run_ok(eval({})).out;
+  for (const char *line : {"; bound by dram; 5.12e-07 s\n",
+                           "  dma unit ld: reads 512, writes 0 words; busy 512 cycles\n",
+                           "  dma unit st: reads 0, writes 256 words; busy 512 cycles\n",
+                           "  dma unit io: reads 256, writes 0 words; busy 512 cycles\n"})
+    EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "in:\n" << text;
+}
+
+TEST_F(EvalCommand, NoDmaUnitsNoDmaBreakdown) {
+  const nlohmann::json doc = nlohmann::json::parse(run_ok(eval({"--json"})).out);
+  EXPECT_FALSE(doc.at("segments")[0].contains("dma_units"));
+  EXPECT_EQ(run_ok(eval({})).out.find("dma unit"), std::string::npos);
+}
+
 } // namespace
 } // namespace dse::testing

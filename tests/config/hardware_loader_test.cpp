@@ -331,6 +331,131 @@ TEST(HardwareLoader, TwoDocuments) {
   EXPECT_TRUE(fails(kBase + "---\nname: other\n", "10:1", "expected one yaml document, got 2"));
 }
 
+// DMA units (DESIGN 5): lines 9-12 of kDma.
+const std::string kDma = kBase + R"(dma_units:
+  - {name: ld, direction: load, bandwidth_gbps: 8}
+  - {name: st, direction: store, bandwidth_gbps: 4}
+  - {name: io, direction: both, bandwidth_gbps: 2}
+)";
+
+TEST(HardwareLoader, ParsesDmaUnitsInFileOrder) {
+  const Hardware hw = parse_hardware(kDma, "hw.yaml");
+  ASSERT_EQ(hw.dma_units.size(), 3u);
+  EXPECT_EQ(hw.dma_units[0].name, "ld");
+  EXPECT_EQ(hw.dma_units[0].direction, DmaDirection::Load);
+  EXPECT_DOUBLE_EQ(hw.dma_units[0].bandwidth_gbps, 8.0);
+  EXPECT_EQ(hw.dma_units[1].direction, DmaDirection::Store);
+  EXPECT_EQ(hw.dma_units[2].direction, DmaDirection::Both);
+  EXPECT_TRUE(hw.dma_units[2].loads() && hw.dma_units[2].stores());
+  EXPECT_FALSE(hw.dma_units[0].stores());
+  EXPECT_FALSE(hw.dma_units[1].loads());
+  EXPECT_DOUBLE_EQ(hw.dma_words_per_cycle(hw.dma_units[0]), 4.0); // 8 GB/s, 1 GHz, 2-byte words
+}
+
+TEST(HardwareLoader, NoDmaUnitsByDefault) {
+  EXPECT_TRUE(parse_hardware(kBase, "hw.yaml").dma_units.empty());
+}
+
+TEST(HardwareLoader, OneBidirectionalDmaUnitSuffices) {
+  const Hardware hw = parse_hardware(
+      kBase + "dma_units:\n  - {name: dma, direction: both, bandwidth_gbps: 1e6}\n", "hw.yaml");
+  ASSERT_EQ(hw.dma_units.size(), 1u);
+  EXPECT_DOUBLE_EQ(hw.dma_units[0].bandwidth_gbps, 1e6);
+}
+
+TEST(HardwareLoader, DmaUnitsNotAList) {
+  EXPECT_TRUE(fails(kBase + "dma_units: {name: ld}\n", "9:12",
+                    "key 'dma_units' must be a list, got a map"));
+}
+
+TEST(HardwareLoader, EmptyDmaUnits) {
+  EXPECT_TRUE(fails(kBase + "dma_units: []\n", "9:12",
+                    "dma_units must list at least one unit (or be left out), got an empty list"));
+}
+
+TEST(HardwareLoader, DmaUnitNotAMap) {
+  EXPECT_TRUE(fails(with(kDma, "{name: st, direction: store, bandwidth_gbps: 4}", "st"), "11:5",
+                    "dma_units[1]: expected a map of keys, got 'st'"));
+}
+
+TEST(HardwareLoader, DmaUnitWithoutName) {
+  EXPECT_TRUE(
+      fails(with(kDma, "name: st, ", ""), "11:5", "dma_units[1]: missing required key 'name'"));
+}
+
+TEST(HardwareLoader, UnknownDmaUnitKey) {
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwith_gbps: 4"), "11:34",
+                    "unknown key 'bandwith_gbps' in dma unit 'st' (expected one of: name, "
+                    "direction, bandwidth_gbps)"));
+}
+
+TEST(HardwareLoader, DmaUnitWithoutDirection) {
+  EXPECT_TRUE(fails(with(kDma, "direction: store, ", ""), "11:5",
+                    "dma unit 'st': missing required key 'direction'"));
+}
+
+TEST(HardwareLoader, DmaUnitWithoutBandwidth) {
+  EXPECT_TRUE(fails(with(kDma, ", bandwidth_gbps: 4", ""), "11:5",
+                    "dma unit 'st': missing required key 'bandwidth_gbps'"));
+}
+
+TEST(HardwareLoader, UnknownDmaDirection) {
+  EXPECT_TRUE(fails(with(kDma, "direction: store", "direction: write"), "11:27",
+                    "dma unit 'st': direction must be load, store or both, got 'write'"));
+}
+
+TEST(HardwareLoader, DmaDirectionNotAString) {
+  EXPECT_TRUE(fails(with(kDma, "direction: store", "direction: [load, store]"), "11:27",
+                    "dma unit 'st': key 'direction' must be a string, got a list"));
+}
+
+TEST(HardwareLoader, DmaBandwidthNotANumber) {
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: fast"), "11:50",
+                    "dma unit 'st': key 'bandwidth_gbps' must be a number, got 'fast'"));
+}
+
+TEST(HardwareLoader, ZeroDmaBandwidth) {
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: 0"), "11:50",
+                    "dma unit 'st': bandwidth_gbps must be a positive number, got 0"));
+}
+
+TEST(HardwareLoader, NegativeDmaBandwidth) {
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: -4"), "11:50",
+                    "dma unit 'st': bandwidth_gbps must be a positive number, got -4"));
+}
+
+TEST(HardwareLoader, NonFiniteDmaBandwidth) {
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: .inf"), "11:50",
+                    "dma unit 'st': bandwidth_gbps must be a finite number, got .inf"));
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: .nan"), "11:50",
+                    "dma unit 'st': bandwidth_gbps must be a finite number, got .nan"));
+}
+
+TEST(HardwareLoader, HugeDmaBandwidth) {
+  EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: 2e6"), "11:50",
+                    "dma unit 'st': bandwidth_gbps must be at most 1e6 GB/s, got 2e6"));
+}
+
+TEST(HardwareLoader, DuplicateDmaUnitName) {
+  EXPECT_TRUE(fails(with(kDma, "name: io", "name: ld"), "12:12", "duplicate dma unit name 'ld'"));
+}
+
+TEST(HardwareLoader, DmaUnitsThatCannotLoad) {
+  EXPECT_TRUE(fails(with(with(kDma, "direction: load", "direction: store"), "direction: both",
+                         "direction: store"),
+                    "10:3",
+                    "dma_units: no unit loads (direction load or both), so DRAM words could "
+                    "never reach the global buffer"));
+}
+
+TEST(HardwareLoader, DmaUnitsThatCannotStore) {
+  EXPECT_TRUE(fails(
+      with(with(kDma, "direction: store", "direction: load"), "direction: both", "direction: load"),
+      "10:3",
+      "dma_units: no unit stores (direction store or both), so results could "
+      "never reach DRAM"));
+}
+
 TEST(HardwareLoader, MissingFileNamesThePath) {
   try {
     load_hardware("/nonexistent/dir/hw.yaml");

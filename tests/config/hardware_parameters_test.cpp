@@ -22,7 +22,8 @@ std::string error_of(const std::function<void()> &f) {
 TEST(HardwareParametersTest, GeometricLinearAndListAxes) {
   EXPECT_EQ(parse_sweep_axis("GlobalBuffer.capacity_kib=32..256:x2").values,
             (std::vector<double>{32, 64, 128, 256}));
-  EXPECT_EQ(parse_sweep_axis("pe_array.rows=8..20:+4").values, (std::vector<double>{8, 12, 16, 20}));
+  EXPECT_EQ(parse_sweep_axis("pe_array.rows=8..20:+4").values,
+            (std::vector<double>{8, 12, 16, 20}));
   const SweepAxis list = parse_sweep_axis("DRAM.bandwidth_gbps=60,128");
   EXPECT_EQ(list.path, "DRAM.bandwidth_gbps");
   EXPECT_EQ(list.values, (std::vector<double>{60, 128}));
@@ -47,7 +48,8 @@ TEST(HardwareParametersTest, RangeSyntaxErrorsNameTheProblem) {
             "error: --set x=32..64: a range is 'a..b:xF' or 'a..b:+S'");
   EXPECT_EQ(error_of([] { parse_sweep_axis("x=64..32:+1"); }),
             "error: --set x=64..32:+1: the range ends below its start");
-  EXPECT_EQ(error_of([] { parse_sweep_axis("x=1,abc"); }), "error: --set x=1,abc: 'abc' is not a number");
+  EXPECT_EQ(error_of([] { parse_sweep_axis("x=1,abc"); }),
+            "error: --set x=1,abc: 'abc' is not a number");
 }
 
 TEST(HardwareParametersTest, SettingsReplaceFieldsOfLevelsAndSections) {
@@ -59,17 +61,60 @@ TEST(HardwareParametersTest, SettingsReplaceFieldsOfLevelsAndSections) {
 }
 
 TEST(HardwareParametersTest, UnknownPathsAndInvalidValuesFailClearly) {
-  EXPECT_EQ(error_of([] { load_hardware_with(kHw, {{"Cache.capacity_kib", 1}}); }),
+  EXPECT_EQ(error_of([] {
+              load_hardware_with(kHw, {{"Cache.capacity_kib", 1}});
+            }),
             kHw + ": error: unknown parameter path 'Cache.capacity_kib': no section or level "
                   "named 'Cache'");
-  EXPECT_EQ(error_of([] { load_hardware_with(kHw, {{"speed", 1}}); }),
+  EXPECT_EQ(error_of([] {
+              load_hardware_with(kHw, {{"speed", 1}});
+            }),
             kHw + ": error: unknown parameter path 'speed': no numeric top-level key of that name");
-  EXPECT_NE(error_of([] { load_hardware_with(kHw, {{"GlobalBuffer.capacity_kib", 0}}); })
-                .find("(with GlobalBuffer.capacity_kib=0)"),
+  EXPECT_NE(error_of([] {
+              load_hardware_with(kHw, {{"GlobalBuffer.capacity_kib", 0}});
+            }).find("(with GlobalBuffer.capacity_kib=0)"),
             std::string::npos);
-  EXPECT_NE(error_of([] { load_hardware_with(kHw, {{"GlobalBuffer.capacty_kib", 4}}); })
-                .find("unknown key 'capacty_kib'"),
+  EXPECT_NE(error_of([] {
+              load_hardware_with(kHw, {{"GlobalBuffer.capacty_kib", 4}});
+            }).find("unknown key 'capacty_kib'"),
             std::string::npos);
+}
+
+const std::string kDsp = std::string(DSE_SOURCE_DIR) + "/hw_configs/vector-dsp-4core-8m.yaml";
+
+TEST(HardwareParametersTest, DmaUnitBandwidthIsAParameter) {
+  EXPECT_EQ(parse_sweep_axis("dma_units.dma0.bandwidth_gbps=5..20:x2").values,
+            (std::vector<double>{5, 10, 20}));
+  const Hardware hw = load_hardware_with(kDsp, {{"dma_units.dma2.bandwidth_gbps", 5.5}});
+  ASSERT_EQ(hw.dma_units.size(), 4u);
+  EXPECT_EQ(hw.dma_units[2].bandwidth_gbps, 5.5);
+  EXPECT_EQ(hw.dma_units[1].bandwidth_gbps, 10);
+  EXPECT_EQ(hw.dma_units[2].direction, DmaDirection::Both);
+}
+
+TEST(HardwareParametersTest, DmaUnitPathsAndValuesFailClearly) {
+  EXPECT_EQ(error_of([] {
+              load_hardware_with(kDsp, {{"dma_units.dma9.bandwidth_gbps", 1}});
+            }),
+            kDsp + ": error: unknown parameter path 'dma_units.dma9.bandwidth_gbps': no dma unit "
+                   "named 'dma9'");
+  EXPECT_EQ(error_of([] {
+              load_hardware_with(kHw, {{"dma_units.dma0.bandwidth_gbps", 1}});
+            }),
+            kHw + ": error: unknown parameter path 'dma_units.dma0.bandwidth_gbps': no dma unit "
+                  "named 'dma0'");
+  EXPECT_EQ(error_of([] {
+              load_hardware_with(kDsp, {{"dma_units.bandwidth_gbps", 1}});
+            }),
+            kDsp + ": error: unknown parameter path 'dma_units.bandwidth_gbps': expected "
+                   "dma_units.<unit name>.<field>");
+  const std::string zero = error_of([] {
+    load_hardware_with(kDsp, {{"dma_units.dma1.bandwidth_gbps", 0}});
+  });
+  EXPECT_NE(zero.find("dma unit 'dma1': bandwidth_gbps must be a positive number, got 0 (with "
+                      "dma_units.dma1.bandwidth_gbps=0)"),
+            std::string::npos)
+      << zero;
 }
 
 } // namespace

@@ -188,6 +188,44 @@ TEST(BruteForce, GemmSequentialLatencyModel) {
             roof.searched.front.points().front().key[0]);
 }
 
+// DMA units slower than the DRAM (32 words/cycle): load-only 2, store-only 0.5 and bidirectional
+// 1 word per cycle, so the balanced per-unit time, not compute, the GB (64 words/cycle here) or
+// the DRAM, sets the latency.
+Hardware dma_bound_hardware(std::int64_t gb_words, bool double_buffering = false) {
+  HardwareSpec spec;
+  spec.gb_words = gb_words;
+  spec.double_buffering = double_buffering;
+  spec.gb_words_per_cycle = 64;
+  spec.dma_units = "dma_units:\n"
+                   "  - {name: ld, direction: load, bandwidth_gbps: 4}\n"
+                   "  - {name: st, direction: store, bandwidth_gbps: 1}\n"
+                   "  - {name: io, direction: both, bandwidth_gbps: 2}\n";
+  return test::tiny_hardware(spec);
+}
+
+TEST(BruteForce, GemmWithDmaUnitsAsTheBottleneck) {
+  const TestProblem tp = test::single_problem("gemm 18x8x12 dma", test::gemm_yaml(18, 8, 12));
+  const Hardware hw = dma_bound_hardware(128);
+  const Outcome out = compare(tp, hw, options_with(kLatencyEnergy));
+  compare(tp, hw, options_with(kLatencyEnergyDram, TileMenu::Divisors, LatencyModel::Sequential));
+  // The scenario: the fastest point waits for the DMA units, beyond both compute and the DRAM.
+  const ParetoPoint &fastest = out.searched.front.points().front();
+  const CostWeights w = cost_weights(hw, LatencyModel::Roofline);
+  const LatencyParts parts = latency_parts(fastest.totals, w);
+  const double dram_only =
+      (fastest.totals.dram_reads + fastest.totals.dram_writes) * w.cycles_per_dram_word;
+  EXPECT_GT(parts.dram_cycles, parts.compute_cycles);
+  EXPECT_GT(parts.dram_cycles, parts.gb_cycles);
+  EXPECT_GT(parts.dram_cycles, 2 * dram_only);
+  EXPECT_DOUBLE_EQ(fastest.objectives.latency_s, parts.dram_cycles * w.seconds_per_cycle);
+}
+
+TEST(BruteForce, FusedGemmPairWithDmaUnitsAsTheBottleneck) {
+  const TestProblem tp = test::fused_problem("pair 4x3x6x2 dma", test::gemm_pair_yaml(4, 3, 6, 2));
+  compare(tp, dma_bound_hardware(24), options_with(kLatencyEnergy));
+  compare(tp, dma_bound_hardware(32, true), options_with(kEdpBuffer));
+}
+
 TEST(BruteForce, GemmDoubleBuffering) {
   const TestProblem tp = test::single_problem("gemm 12x6x10 db", test::gemm_yaml(12, 6, 10));
   compare(tp, hardware(32, true), options_with(kLatencyEnergy));

@@ -30,6 +30,7 @@ struct HardwareSpec {
   std::int64_t cols = 4;
   double dram_gbps = 64.0;
   double gb_words_per_cycle = 8.0;
+  std::string dma_units; // YAML of a `dma_units:` list, empty for none
 };
 
 /// A small accelerator: 4x4 PEs and a global buffer of a few dozen words by default.
@@ -48,7 +49,8 @@ inline Hardware tiny_hardware(const HardwareSpec &spec = {}) {
       ", read_energy_pj: 2.0, write_energy_pj: 2.5, double_buffering: " +
       (spec.double_buffering ? "true" : "false") +
       "}\n"
-      "  - {name: RegFile, capacity_words: 16, read_energy_pj: 0.1, write_energy_pj: 0.1}\n";
+      "  - {name: RegFile, capacity_words: 16, read_energy_pj: 0.1, write_energy_pj: 0.1}\n" +
+      spec.dma_units;
   return parse_hardware(yaml, "tiny-hw.yaml");
 }
 

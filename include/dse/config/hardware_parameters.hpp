@@ -1,6 +1,7 @@
 // Hardware parameters addressed by path ("GlobalBuffer.capacity_kib", "pe_array.rows",
-// "clock_ghz"), the sweep axes over them (`--set path=32..16384:x2`), and loading a hardware file
-// with some of them replaced. Swept values pass the same validation as values in the file.
+// "clock_ghz", "dma_units.dma0.bandwidth_gbps"), the sweep axes over them
+// (`--set path=32..16384:x2`), and loading a hardware file with some of them replaced. Swept
+// values pass the same validation as values in the file.
 #pragma once
 
 #include <string>

@@ -14,7 +14,7 @@ struct StepMemory {
   double resident_words = 0; // what stays on chip after spilling
   double operand_words = 0;  // words the step itself touches, weights included
   double dram_words = 0;     // DRAM words moved during the step
-  double cycles = 0;         // max(compute, DRAM transfer) for the step
+  double cycles = 0;         // max(compute, DRAM transfer balanced over DMA units) for the step
 };
 
 struct SimulationResult {
@@ -37,7 +37,8 @@ struct SimulationResult {
 /// does not touch first, largest first (ties: lower index), and every later access of a spilled
 /// buffer moves its words. Graph inputs are loaded once, graph outputs written once; weights are
 /// read at every step that uses them. Latency is the sum over steps of max(compute cycles on the
-/// whole array, DRAM cycles); energy counts MACs, vector operations and DRAM words.
+/// whole array, DRAM cycles of dram_transfer_cycles); energy counts MACs, vector operations and
+/// DRAM words.
 SimulationResult simulate_plan(const ExecPlan &plan, const Hardware &hw, double capacity_words);
 
 } // namespace dse

@@ -15,8 +15,9 @@ std::string hotspot_report(const NetworkPlan &plan, const Graph &graph);
 /// plan,step,node,part,region, then per level its live words, and resident and DRAM words.
 std::string memory_csv(const NetworkPlan &plan, const Graph &graph);
 std::string splits_csv(const NetworkPlan &plan, const Graph &graph);
-/// One row per segment and a final total row.
-std::string segments_csv(const NetworkPlan &plan, const Graph &graph);
+/// One row per segment and a final total row; with DMA units declared, each unit's words and
+/// busy cycles (its share of the balanced transfer) after the `restreamed` column.
+std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hardware &hw);
 std::string layout_csv(const NetworkPlan &plan, const Graph &graph);
 
 } // namespace dse

@@ -19,4 +19,7 @@ double node_weight_words(const Graph &graph, int node);
 /// Words of activations (and graph inputs) the node reads plus the words it writes.
 double node_activation_words(const Graph &graph, int node);
 
+/// Words the node writes (its outputs).
+double node_output_words(const Graph &graph, int node);
+
 } // namespace dse

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dse/graph/adaptive_split.hpp"
+#include "dse/model/dma_balance.hpp"
 #include "dse/search/explore.hpp"
 
 namespace dse {
@@ -18,8 +19,9 @@ struct SegmentCost {
   double dram_words = 0;
   double buffer_words = 0;
   double macs = 0;
-  bool fused = false;     // the best point runs a producer->consumer pair fused
-  std::string restreamed; // the operand read from DRAM most often per word (loop order)
+  bool fused = false;                 // the best point runs a producer->consumer pair fused
+  std::string restreamed;             // the operand read from DRAM most often per word (loop order)
+  std::vector<DmaUnitLoad> dma_units; // the DRAM words per DMA unit (empty without units)
 };
 
 class SegmentSearcher {

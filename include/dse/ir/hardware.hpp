@@ -32,6 +32,20 @@ struct ComputeArray {
   bool is_vector = false;
 };
 
+/// Which DRAM <-> global-buffer transfers a DMA (load-store) unit carries.
+enum class DmaDirection { Load, Store, Both };
+
+/// One DRAM <-> global-buffer transfer engine. Transfers are divisible: a stream of words is
+/// split into descriptors over the units that can carry it.
+struct DmaUnit {
+  std::string name;
+  DmaDirection direction = DmaDirection::Both;
+  double bandwidth_gbps = 0;
+
+  bool loads() const { return direction != DmaDirection::Store; }
+  bool stores() const { return direction != DmaDirection::Load; }
+};
+
 /// A whole accelerator. Levels are outermost first: DRAM, global buffer, and optionally an
 /// innermost register file.
 struct Hardware {
@@ -44,6 +58,9 @@ struct Hardware {
   std::int64_t cores = 1;
   ComputeArray array;
   std::vector<MemoryLevel> levels;
+  /// The DMA units that move DRAM words, in file order; empty when the file declares none (then
+  /// the DRAM bandwidth alone limits transfers). Non-empty lists can load and can store.
+  std::vector<DmaUnit> dma_units;
 
   const MemoryLevel &dram() const { return levels.front(); }
   const MemoryLevel &global_buffer() const { return levels.at(1); }
@@ -56,6 +73,9 @@ struct Hardware {
   std::int64_t gb_capacity_words() const { return *global_buffer().capacity_words; }
   double dram_words_per_cycle() const {
     return *dram().bandwidth_gbps / (clock_ghz * static_cast<double>(word_bytes));
+  }
+  double dma_words_per_cycle(const DmaUnit &unit) const {
+    return unit.bandwidth_gbps / (clock_ghz * static_cast<double>(word_bytes));
   }
   /// Global-buffer bandwidth in words per cycle (unlimited when not given).
   std::optional<double> gb_words_per_cycle() const {

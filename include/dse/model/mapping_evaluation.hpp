@@ -8,6 +8,7 @@
 #include "dse/ir/hardware.hpp"
 #include "dse/model/cost.hpp"
 #include "dse/model/dataflow.hpp"
+#include "dse/model/dma_balance.hpp"
 #include "dse/model/metrics.hpp"
 #include "dse/model/tiling.hpp"
 
@@ -18,7 +19,7 @@ MetricTotals evaluate_totals(const DataflowMetrics &dataflow, const ComputeMetri
 
 struct TensorReport {
   std::string name;
-  std::string role;   // input, output, intermediate
+  std::string role; // input, output, intermediate
   int retention_depth = 0;
   double footprint_words = 0;
   double dram_reads = 0;
@@ -47,7 +48,8 @@ struct MappingReport {
   MetricTotals totals;
   Objectives objectives;
   LatencyParts latency_cycles;
-  std::string bound; // which latency part dominates: compute, dram or gb
+  std::string bound;                  // which latency part dominates: compute, dram or gb
+  std::vector<DmaUnitLoad> dma_units; // DRAM words per DMA unit (empty without units)
   EnergyReport energy;
   double softmax_pass_words = 0; // unfused softmax: words read and written by its own pass
 };

@@ -1,0 +1,136 @@
+// `dse network` end to end on the vector DSP (with its DMA units): the printed summary and
+// hotspot report, the report directory and its CSV tables with consistent totals, and bad inputs
+// that exit with status 1 (or a usage error) naming the file and leaving nothing behind.
+#include <fstream>
+#include <iterator>
+
+#include "cli/cli_fixture.hpp"
+
+namespace dse::testing {
+namespace {
+
+const std::string kDsp = repo_file("hw_configs/vector-dsp-4core-8m.yaml");
+const std::string kResnet = repo_file("networks/resnet18.onnx");
+
+/// The number printed right before `word` in `text` ("40 segments" -> 40); -1 if absent.
+long number_before(const std::string &text, const std::string &word) {
+  const size_t at = text.find(" " + word);
+  if (at == std::string::npos)
+    return -1;
+  const size_t start = text.find_last_of(" (", at - 1) + 1;
+  return std::stol(text.substr(start, at - start));
+}
+
+class NetworkCommand : public CliTest {
+protected:
+  static std::vector<std::string> network(const std::string &model,
+                                          const std::vector<std::string> &extra = {}) {
+    std::vector<std::string> args{"network", "--hw", kDsp, "--model", model, "--threads", "2"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  }
+};
+
+TEST_F(NetworkCommand, WritesTheReportDirectoryAndListsHotspots) {
+  const RunResult r = run_ok(network(kResnet, {"--report", "-o", "report"}));
+  EXPECT_EQ(r.out.rfind("network resnet18 (" + kResnet + ") on vector-dsp-4core-8m: ", 0), 0u)
+      << r.out;
+  EXPECT_NE(r.out.find("\nhotspots before splitting:\n  GSM: steps "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\ndecisions:\n  Conv '"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\nhotspots after splitting:\n"), std::string::npos) << r.out;
+  EXPECT_EQ(listing(), std::vector<std::string>{"report"});
+  for (const char *file :
+       {"summary.txt", "hotspots.txt", "memory.csv", "splits.csv", "segments.csv", "layout.csv"})
+    EXPECT_TRUE(exists(std::string("report/") + file)) << file;
+  // stdout is the summary followed by the hotspot report, as written to the directory.
+  EXPECT_EQ(r.out, read("report/summary.txt") + "\n" + read("report/hotspots.txt"));
+  const std::string summary = read("report/summary.txt");
+  EXPECT_NE(summary.find("  DMA units (balanced load, summed over segments):\n    dma0: "),
+            std::string::npos)
+      << summary;
+
+  const Csv segments = parse_csv(read("report/segments.csv"));
+  EXPECT_EQ(segments.header,
+            (std::vector<std::string>{"segment",    "kind",         "nodes",      "first_node",
+                                      "fused",      "feasible",     "latency_s",  "energy_pj",
+                                      "dram_words", "buffer_words", "macs",       "restreamed",
+                                      "dma0_words", "dma0_cycles",  "dma1_words", "dma1_cycles",
+                                      "dma2_words", "dma2_cycles",  "dma3_words", "dma3_cycles"}));
+  const long count = number_before(summary, "segments,");
+  ASSERT_GT(count, 0) << summary;
+  ASSERT_EQ(segments.rows.size(), static_cast<size_t>(count) + 1); // and the total row
+  const size_t total = segments.rows.size() - 1;
+  EXPECT_EQ(segments.text(total, "segment"), "total");
+  double dram = 0, latency = 0, unit_words = 0;
+  for (size_t i = 0; i < total; ++i) {
+    EXPECT_EQ(segments.text(i, "segment"), std::to_string(i));
+    EXPECT_EQ(segments.text(i, "feasible"), "yes");
+    dram += segments.number(i, "dram_words");
+    latency += segments.number(i, "latency_s");
+    double units = 0;
+    for (const char *unit : {"dma0_words", "dma1_words", "dma2_words", "dma3_words"})
+      units += segments.number(i, unit);
+    // Numbers are printed with 6 significant digits.
+    EXPECT_TRUE(near_relative(units, segments.number(i, "dram_words"), 1e-5)) << "segment " << i;
+    unit_words += units;
+  }
+  EXPECT_GT(dram, 0);
+  EXPECT_TRUE(near_relative(dram, segments.number(total, "dram_words"), 1e-5));
+  EXPECT_TRUE(near_relative(latency, segments.number(total, "latency_s"), 1e-5));
+  EXPECT_TRUE(near_relative(unit_words, dram, 1e-5));
+
+  const Csv layout = parse_csv(read("report/layout.csv"));
+  EXPECT_EQ(layout.header[0], "node");
+  EXPECT_EQ(layout.rows.size(), static_cast<size_t>(number_before(summary, "nodes (")));
+  const Csv memory = parse_csv(read("report/memory.csv"));
+  EXPECT_EQ(memory.header,
+            (std::vector<std::string>{"plan", "step", "node", "part", "region", "GSM_live_words",
+                                      "AM_live_words", "resident_words", "dram_words"}));
+  EXPECT_FALSE(memory.rows.empty());
+}
+
+TEST_F(NetworkCommand, WithoutOutputDirectoryOnlyPrints) {
+  const RunResult r = run_ok(network(kResnet, {"--no-search"}));
+  EXPECT_NE(r.out.find("layout and parallelism (4 cores): "), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("fusion segments"), std::string::npos) << r.out;
+  EXPECT_TRUE(listing().empty());
+}
+
+TEST_F(NetworkCommand, MissingModelFile) {
+  expect_error(network("missing.onnx"),
+               "error: cannot read file 'missing.onnx': no such file or directory");
+}
+
+TEST_F(NetworkCommand, MissingHardwareFile) {
+  expect_error({"network", "--hw", "missing.yaml", "--model", kResnet},
+               "error: cannot read file 'missing.yaml': no such file or directory");
+}
+
+TEST_F(NetworkCommand, MalformedYamlGraph) {
+  write("broken.yaml", "name: broken\nnodes: [a\n");
+  expect_error(network("broken.yaml"),
+               "broken.yaml:3:1: error: invalid yaml: end of sequence flow not found");
+}
+
+TEST_F(NetworkCommand, OnnxFileThatIsNotOnnx) {
+  write("fake.onnx", "name: not a protobuf\n");
+  expect_error(network("fake.onnx"),
+               "fake.onnx: error: not a valid ONNX model (the protobuf message does not parse)");
+}
+
+TEST_F(NetworkCommand, HardwareWithAnEmptyDmaUnitList) {
+  std::ifstream in(kDsp);
+  const std::string dsp((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  write("hw.yaml", dsp.substr(0, dsp.find("dma_units:")) + "dma_units: []\n");
+  expect_error({"network", "--hw", "hw.yaml", "--model", kResnet},
+               "hw.yaml:24:12: error: dma_units must list at least one unit (or be left out), "
+               "got an empty list");
+}
+
+TEST_F(NetworkCommand, UnknownOption) {
+  expect_usage_error(network(kResnet, {"--frobnicate"}),
+                     "The following argument was not expected: --frobnicate");
+}
+
+} // namespace
+} // namespace dse::testing
