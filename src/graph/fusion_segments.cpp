@@ -190,11 +190,13 @@ private:
                      : static_cast<double>(element_count(g_.tensor(t).shape));
       for (int t : g_.node(v).outputs)
         writes += static_cast<double>(element_count(g_.tensor(t).shape));
-      const double ops = node_vector_ops(g_, v);
-      const double cycles =
-          std::max(ops * w.cycles_per_vector_op, dram_transfer_cycles(reads, writes, w));
-      s.cost.latency_s = cycles * w.seconds_per_cycle;
-      s.cost.energy_pj = ops * w.vector_op_pj + reads * w.dram_read_pj + writes * w.dram_write_pj;
+      MetricTotals totals;
+      totals.dram_reads = reads;
+      totals.dram_writes = writes;
+      totals.vector_ops = node_vector_ops(g_, v);
+      const Objectives o = objectives(totals, w); // the search's latency model applies here too
+      s.cost.latency_s = o.latency_s;
+      s.cost.energy_pj = o.energy_pj;
       s.cost.dram_words = reads + writes;
       s.cost.dma_units = dma_unit_loads(reads, writes, hw_);
     }

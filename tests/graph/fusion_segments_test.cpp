@@ -1,0 +1,54 @@
+// Fusion segments: vector nodes that run on their own are costed with the search's latency
+// model (transfer and vector work overlapped under roofline, added under sequential).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "dse/graph/fusion_segments.hpp"
+#include "dse/graph/node_work.hpp"
+#include "dse/model/cost.hpp"
+#include "graph/test_graphs.hpp"
+
+namespace dse {
+namespace {
+
+// A Relu on the network input: no compute node produces it, so it is a segment of its own.
+const char *const kLeadingRelu = R"(name: leading-relu
+inputs:
+  - {name: x, shape: [1, 3, 16, 16]}
+nodes:
+  - {name: r0, op: Relu, inputs: [x], output: a0}
+  - {name: c1, op: Conv, inputs: [a0], output: y1, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
+outputs: [y1]
+)";
+
+Segment standalone_relu(const Graph &g, const Hardware &hw, LatencyModel model) {
+  FusionOptions options;
+  options.search.latency_model = model;
+  const FusionPlan plan = plan_fusion(g, hw, options);
+  const auto it = std::find_if(plan.segments.begin(), plan.segments.end(),
+                               [](const Segment &s) { return s.label == "r0"; });
+  EXPECT_NE(it, plan.segments.end());
+  return *it;
+}
+
+TEST(FusionSegments, StandaloneVectorNodesFollowTheLatencyModel) {
+  const Graph g = parse_graph_yaml(kLeadingRelu, "leading-relu.yaml");
+  const Hardware hw = testing::tiny_hardware(1 << 16);
+  const CostWeights w = cost_weights(hw, LatencyModel::Roofline);
+  const double words = 3 * 16 * 16; // read once, written once
+  const double transfer = dram_transfer_cycles(words, words, w);
+  const double vector = node_vector_ops(g, 0) * w.cycles_per_vector_op;
+  ASSERT_GT(transfer, 0);
+  ASSERT_GT(vector, 0);
+  const Segment roofline = standalone_relu(g, hw, LatencyModel::Roofline);
+  const Segment sequential = standalone_relu(g, hw, LatencyModel::Sequential);
+  EXPECT_EQ(roofline.kind, SegmentKind::Vector);
+  EXPECT_DOUBLE_EQ(roofline.cost.latency_s, std::max(transfer, vector) * w.seconds_per_cycle);
+  EXPECT_DOUBLE_EQ(sequential.cost.latency_s, (transfer + vector) * w.seconds_per_cycle);
+  EXPECT_DOUBLE_EQ(sequential.cost.energy_pj, roofline.cost.energy_pj);
+  EXPECT_EQ(roofline.cost.dram_words, 2 * words);
+}
+
+} // namespace
+} // namespace dse
