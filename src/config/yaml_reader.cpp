@@ -2,11 +2,14 @@
 // at the node's file:line:column.
 #include "yaml_reader.hpp"
 
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace dse {
@@ -69,20 +72,78 @@ std::string read_text_file(const std::string &path) {
   return text.str();
 }
 
+namespace {
+
+/// Records where the root node of a document starts, building nothing.
+class RootMark : public YAML::EventHandler {
+public:
+  std::optional<YAML::Mark> mark;
+
+  void OnDocumentStart(const YAML::Mark &) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark &m, YAML::anchor_t) override { first(m); }
+  void OnAlias(const YAML::Mark &m, YAML::anchor_t) override { first(m); }
+  void OnScalar(const YAML::Mark &m, const std::string &, YAML::anchor_t,
+                const std::string &) override {
+    first(m);
+  }
+  void OnSequenceStart(const YAML::Mark &m, const std::string &, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
+    first(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark &m, const std::string &, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
+    first(m);
+  }
+  void OnMapEnd() override {}
+
+private:
+  void first(const YAML::Mark &m) {
+    if (!mark)
+      mark = m;
+  }
+};
+
+SourceLocation at_mark(const YAML::Mark &m, const std::string &file_name) {
+  return SourceLocation{file_name, m.line + 1, m.column + 1};
+}
+
+/// Throws unless the stream holds at most one document. The documents are walked one by one
+/// rather than with YAML::LoadAll, which loops forever allocating on a token the parser cannot
+/// place (a stray ',' at the top level) in yaml-cpp 0.7: such a token starts every "document"
+/// at the same place, and is reported as what it is.
+void require_one_document(const std::string &text, const std::string &file_name) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  std::vector<YAML::Mark> roots;
+  for (RootMark root; parser.HandleNextDocument(root); root = RootMark()) {
+    const YAML::Mark m = root.mark.value_or(YAML::Mark::null_mark());
+    if (!roots.empty() && m.pos == roots.back().pos && m.pos >= 0 &&
+        static_cast<size_t>(m.pos) < text.size())
+      throw UserError(at_mark(m, file_name), std::string("invalid yaml: unexpected '") +
+                                                 text[static_cast<size_t>(m.pos)] + "'");
+    roots.push_back(m);
+  }
+  if (roots.size() > 1)
+    throw UserError(at_mark(roots[1], file_name),
+                    "expected one yaml document, got " + std::to_string(roots.size()));
+}
+
+} // namespace
+
 YAML::Node parse_yaml(const std::string &text, const std::string &file_name) {
-  std::vector<YAML::Node> documents;
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(text);
+    require_one_document(text, file_name);
+    root = YAML::Load(text);
   } catch (const YAML::ParserException &e) {
     throw UserError(SourceLocation{file_name, e.mark.line + 1, e.mark.column + 1},
                     "invalid yaml: " + e.msg);
   }
-  if (documents.empty() || documents[0].IsNull())
+  if (root.IsNull())
     throw UserError(SourceLocation{file_name, 0, 0}, "the file is empty");
-  if (documents.size() > 1)
-    throw UserError(location_of(documents[1], file_name),
-                    "expected one yaml document, got " + std::to_string(documents.size()));
-  return documents[0];
+  return root;
 }
 
 SourceLocation location_of(const YAML::Node &node, const std::string &file_name) {
