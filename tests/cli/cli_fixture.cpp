@@ -46,10 +46,9 @@ std::vector<std::string> csv_fields(const std::string &line) {
   return fields;
 }
 
-std::vector<std::string> with_output(std::vector<std::string> args, const std::string &output) {
-  args.push_back("-o");
-  args.push_back(output);
-  return args;
+std::vector<std::string> with_output(const std::vector<std::string> &args,
+                                     const std::string &output) {
+  return concat(args, {"-o", output});
 }
 
 } // namespace
@@ -79,17 +78,10 @@ Csv parse_csv(const std::string &text) {
   return csv;
 }
 
-std::string with(std::string text, const std::string &from, const std::string &to) {
-  const size_t at = text.find(from);
-  if (at == std::string::npos)
-    ADD_FAILURE() << "'" << from << "' not found in the test input";
-  else
-    text.replace(at, from.size(), to);
-  return text;
-}
-
-std::string repo_file(const std::string &relative) {
-  return std::string(DSE_SOURCE_DIR) + "/" + relative;
+std::vector<std::string> concat(std::vector<std::string> args,
+                                const std::vector<std::string> &extra) {
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
 }
 
 ::testing::AssertionResult near_relative(double a, double b, double rel) {

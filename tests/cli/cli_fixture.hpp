@@ -1,5 +1,6 @@
 // Test fixture for end-to-end tests of the `dse` executable: a per-test temporary directory,
-// runs of the binary from inside it with stdout and stderr captured, and small CSV helpers.
+// runs of the binary from inside it with stdout and stderr captured, small CSV and argument
+// helpers, and the small hardware file the bad-input tests share.
 #pragma once
 
 #include <filesystem>
@@ -8,7 +9,24 @@
 
 #include <gtest/gtest.h>
 
+#include "common/repo_files.hpp"
+#include "common/text.hpp"
+
 namespace dse::testing {
+
+using test_common::repo_file;
+using test_common::with;
+
+/// A 4x4 array, 10 GB/s DRAM (line 6) and a 4096-word global buffer (line 7): quick to explore,
+/// and the base that the bad-hardware tests edit, their line:col positions counted in it.
+inline const std::string kTinyHardware = R"(name: tiny
+clock_ghz: 1.0
+word_bytes: 2
+pe_array: {rows: 4, cols: 4, mac_energy_pj: 1.0}
+levels:
+  - {name: DRAM, bandwidth_gbps: 10, read_energy_pj: 100, write_energy_pj: 100}
+  - {name: GlobalBuffer, capacity_words: 4096, read_energy_pj: 2, write_energy_pj: 2}
+)";
 
 /// What one run of `dse` produced.
 struct RunResult {
@@ -29,11 +47,9 @@ struct Csv {
 
 Csv parse_csv(const std::string &text);
 
-/// `text` with the first occurrence of `from` replaced by `to` (which must occur).
-std::string with(std::string text, const std::string &from, const std::string &to);
-
-/// Absolute path of a file in the repository (hw_configs/..., workloads/...).
-std::string repo_file(const std::string &relative);
+/// The arguments `args` followed by `extra`.
+std::vector<std::string> concat(std::vector<std::string> args,
+                                const std::vector<std::string> &extra);
 
 /// Whether |a - b| <= rel * max(|a|, |b|).
 ::testing::AssertionResult near_relative(double a, double b, double rel);

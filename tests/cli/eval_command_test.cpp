@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_fixture.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
@@ -19,13 +20,7 @@ levels:
   - {name: RegFile, capacity_words: 64, read_energy_pj: 1.5, write_energy_pj: 1.5}
 )";
 
-const std::string kWorkload = R"(name: attention
-dims: {h: 2, m: 16, n: 16, k: 8, l: 8}
-ops:
-  - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}
-  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}
-  - {name: pv, einsum: "O[h,m,l] += P[h,m,n] * V[h,n,l]"}
-)";
+const std::string kWorkload = test_common::attention_workload("attention", 2, 16, 16, 8, 8);
 
 // Fused under a prefix over h (2 trips); every other dimension is one whole tile.
 const std::string kMapping = R"(segments:
@@ -45,11 +40,9 @@ protected:
     write("w.yaml", kWorkload);
     write("m.yaml", kMapping);
   }
-  std::vector<std::string> eval(const std::vector<std::string> &extra) const {
-    std::vector<std::string> args{"eval",   "--hw",      "hw.yaml", "--workload",
-                                  "w.yaml", "--mapping", "m.yaml"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
+  static std::vector<std::string> eval(const std::vector<std::string> &extra) {
+    return concat({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"},
+                  extra);
   }
 };
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
@@ -157,8 +158,7 @@ std::vector<long> menu(const std::string &name, long size) {
 
 TEST_F(ExploreCommand, TileMenusRestrictTheTileSizes) {
   const std::map<std::string, long> dims{{"m", 96}, {"k", 40}, {"n", 24}};
-  write("gemm.yaml", "name: gemm\ndims: {m: 96, k: 40, n: 24}\n"
-                     "ops:\n  - {name: gemm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n");
+  write("gemm.yaml", test_common::gemm_workload("gemm", 96, 40, 24, "gemm"));
   std::map<std::string, Csv> fronts;
   for (const std::string name : {"divisors", "pow2", "array", "all"}) {
     const RunResult r =

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_fixture.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
@@ -241,12 +242,7 @@ TEST_F(FrontExactness, AttentionWithSoftmax) {
                         "P",
                         {{"h", 2}, {"m", 16}, {"n", 32}, {"k", 8}, {"l", 8}}};
   expect_no_mapping_beats_the_front(
-      chain,
-      "name: attention\ndims: {h: 2, m: 16, n: 32, k: 8, l: 8}\nops:\n"
-      "  - {name: qk, einsum: \"S[h,m,n] += Q[h,m,k] * K[h,n,k]\"}\n"
-      "  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}\n"
-      "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n",
-      150);
+      chain, test_common::attention_workload("attention", 2, 16, 32, 8, 8), 150);
 }
 
 } // namespace

@@ -1,25 +1,16 @@
 // Bad hardware files given to `dse explore`: one test per error message, each checking the
 // exact text, the exit code and that no output file is written.
 #include "cli/cli_fixture.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
-
-const std::string kHardware = R"(name: tiny
-clock_ghz: 1.0
-word_bytes: 2
-pe_array: {rows: 4, cols: 4, mac_energy_pj: 1.0}
-levels:
-  - {name: DRAM, bandwidth_gbps: 10, read_energy_pj: 100, write_energy_pj: 100}
-  - {name: GlobalBuffer, capacity_words: 4096, read_energy_pj: 2, write_energy_pj: 2}
-)";
 
 class HardwareErrors : public CliTest {
 protected:
   void SetUp() override {
     CliTest::SetUp();
-    write("w.yaml", "name: w\ndims: {m: 8, k: 8, n: 8}\n"
-                    "ops:\n  - {name: g, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n");
+    write("w.yaml", test_common::gemm_workload("w", 8, 8, 8, "g"));
   }
   /// `dse explore` with `hardware` as hw.yaml fails with "hw.yaml:<message>".
   void expect_hw_error(const std::string &hardware, const std::string &message) const {
@@ -27,12 +18,12 @@ protected:
     expect_error({"explore", "--hw", "hw.yaml", "--workload", "w.yaml"}, "hw.yaml:" + message);
   }
   std::string hw(const std::string &from, const std::string &to) const {
-    return with(kHardware, from, to);
+    return with(kTinyHardware, from, to);
   }
 };
 
 TEST_F(HardwareErrors, ValidFileIsAccepted) {
-  write("hw.yaml", kHardware);
+  write("hw.yaml", kTinyHardware);
   run_ok({"explore", "--hw", "hw.yaml", "--workload", "w.yaml"});
 }
 
@@ -44,7 +35,7 @@ TEST_F(HardwareErrors, MalformedYaml) {
 TEST_F(HardwareErrors, EmptyFile) { expect_hw_error("# nothing\n", " error: the file is empty"); }
 
 TEST_F(HardwareErrors, TwoDocuments) {
-  expect_hw_error(kHardware + "---\nname: other\n",
+  expect_hw_error(kTinyHardware + "---\nname: other\n",
                   "9:1: error: expected one yaml document, got 2");
 }
 

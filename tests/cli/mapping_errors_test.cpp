@@ -40,14 +40,7 @@ class MappingErrors : public CliTest {
 protected:
   void SetUp() override {
     CliTest::SetUp();
-    write("hw.yaml", R"(name: tiny
-clock_ghz: 1.0
-word_bytes: 2
-pe_array: {rows: 4, cols: 4, mac_energy_pj: 1.0}
-levels:
-  - {name: DRAM, bandwidth_gbps: 10, read_energy_pj: 100, write_energy_pj: 100}
-  - {name: GlobalBuffer, capacity_words: 4096, read_energy_pj: 2, write_energy_pj: 2}
-)");
+    write("hw.yaml", kTinyHardware);
     write("w.yaml", kWorkload);
   }
   /// `dse eval` with `mapping` as m.yaml fails with "m.yaml:<message>".

@@ -25,9 +25,7 @@ class NetworkCommand : public CliTest {
 protected:
   static std::vector<std::string> network(const std::string &model,
                                           const std::vector<std::string> &extra = {}) {
-    std::vector<std::string> args{"network", "--hw", kDsp, "--model", model, "--threads", "2"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
+    return concat({"network", "--hw", kDsp, "--model", model, "--threads", "2"}, extra);
   }
 };
 

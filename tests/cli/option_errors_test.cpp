@@ -11,17 +11,12 @@ const std::string kGemm = repo_file("workloads/gemm-small-64.yaml");
 class OptionErrors : public CliTest {
 protected:
   static std::vector<std::string> explore(const std::vector<std::string> &extra) {
-    std::vector<std::string> args{"explore", "--hw", kHw, "--workload", kGemm};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
+    return concat({"explore", "--hw", kHw, "--workload", kGemm}, extra);
   }
   /// `dse eval` of front point 0 of gemm-small-64, saved as point.yaml.
   std::vector<std::string> eval(const std::vector<std::string> &extra) const {
     write("point.yaml", run_ok(explore({"--emit-mapping", "0"})).out);
-    std::vector<std::string> args{"eval", "--hw",      kHw,         "--workload",
-                                  kGemm,  "--mapping", "point.yaml"};
-    args.insert(args.end(), extra.begin(), extra.end());
-    return args;
+    return concat({"eval", "--hw", kHw, "--workload", kGemm, "--mapping", "point.yaml"}, extra);
   }
 };
 

@@ -49,12 +49,6 @@ protected:
     ASSERT_EQ(r.exit_code, 0) << r.err;
     expect_round_trip(kHw, workload);
   }
-
-  static std::vector<std::string> concat(std::vector<std::string> a,
-                                         const std::vector<std::string> &b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-  }
 };
 
 TEST_F(RoundTrip, EveryFfnFrontPoint) {

@@ -2,29 +2,20 @@
 // operator rules, one test per error message, each checking the exact text and that no output
 // file is written.
 #include "cli/cli_fixture.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
 
-// The einsum string of line 4 starts at column 24.
-const std::string kWorkload = R"(name: w
-dims: {m: 8, k: 8, n: 8}
-ops:
-  - {name: g, einsum: "C[m,n] += A[m,k] * B[k,n]"}
-)";
+// Line 2 holds the dims {m: 8, k: 8, n: 8}; line 4 the op `g`, whose einsum string
+// "C[m,n] += A[m,k] * B[k,n]" starts at column 24.
+const std::string kWorkload = test_common::gemm_workload("w", 8, 8, 8, "g");
 
 class WorkloadErrors : public CliTest {
 protected:
   void SetUp() override {
     CliTest::SetUp();
-    write("hw.yaml", R"(name: tiny
-clock_ghz: 1.0
-word_bytes: 2
-pe_array: {rows: 4, cols: 4, mac_energy_pj: 1.0}
-levels:
-  - {name: DRAM, bandwidth_gbps: 10, read_energy_pj: 100, write_energy_pj: 100}
-  - {name: GlobalBuffer, capacity_words: 4096, read_energy_pj: 2, write_energy_pj: 2}
-)");
+    write("hw.yaml", kTinyHardware);
   }
   /// `dse explore` with `workload` as w.yaml fails with "w.yaml:<message>".
   void expect_workload_error(const std::string &workload, const std::string &message) const {

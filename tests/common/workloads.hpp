@@ -15,11 +15,11 @@ inline std::string dim(const char *name, std::int64_t size) {
   return std::string(name) + ": " + std::to_string(size);
 }
 
-/// C[m,n] += A[m,k] * B[k,n] as op `mm`.
+/// C[m,n] += A[m,k] * B[k,n] as op `op`.
 inline std::string gemm_workload(const std::string &name, std::int64_t m, std::int64_t k,
-                                 std::int64_t n) {
+                                 std::int64_t n, const std::string &op = "mm") {
   return workload_header(name, dim("m", m) + ", " + dim("k", k) + ", " + dim("n", n)) +
-         "  - {name: mm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n";
+         "  - {name: " + op + ", einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n";
 }
 
 /// C = A * B (op mm1), then E = C * D (op mm2): C is the intermediate.

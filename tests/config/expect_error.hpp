@@ -1,10 +1,12 @@
-// Test helper: checks that a call throws a UserError at an exact file:line:col with a message.
+// Test helpers: check that a call throws a UserError at an exact file:line:col with a message,
+// and edit a known-good input.
 #pragma once
 
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "common/text.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse::testing {
@@ -27,14 +29,16 @@ template <class Call>
   return ::testing::AssertionFailure() << "no error thrown; expected '" << message << "'";
 }
 
-/// `text` with the first occurrence of `from` replaced by `to` (which must occur).
-inline std::string with(std::string text, const std::string &from, const std::string &to) {
-  const size_t at = text.find(from);
-  if (at == std::string::npos)
-    ADD_FAILURE() << "'" << from << "' not found in the test input";
-  else
-    text.replace(at, from.size(), to);
-  return text;
+/// The message of the UserError that `call` throws, or "no error thrown".
+template <class Call> std::string error_message(Call &&call) {
+  try {
+    call();
+  } catch (const UserError &e) {
+    return e.message();
+  }
+  return "no error thrown";
 }
+
+using test_common::with;
 
 } // namespace dse::testing

@@ -9,6 +9,7 @@
 namespace dse {
 namespace {
 
+using testing::error_message;
 using testing::throws_at;
 using testing::with;
 
@@ -457,13 +458,8 @@ TEST(HardwareLoader, DmaUnitsThatCannotStore) {
 }
 
 TEST(HardwareLoader, MissingFileNamesThePath) {
-  try {
-    load_hardware("/nonexistent/dir/hw.yaml");
-    FAIL() << "no error thrown";
-  } catch (const UserError &e) {
-    EXPECT_EQ(e.message(),
-              "cannot read file '/nonexistent/dir/hw.yaml': no such file or directory");
-  }
+  EXPECT_EQ(error_message([] { load_hardware("/nonexistent/dir/hw.yaml"); }),
+            "cannot read file '/nonexistent/dir/hw.yaml': no such file or directory");
 }
 
 } // namespace

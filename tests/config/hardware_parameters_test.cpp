@@ -2,13 +2,15 @@
 #include <functional>
 #include <gtest/gtest.h>
 
+#include "common/repo_files.hpp"
 #include "dse/config/hardware_parameters.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
 namespace {
 
-const std::string kHw = std::string(DSE_SOURCE_DIR) + "/hw_configs/sim-1g-1mb-60gbps.yaml";
+const std::string kHw = test_common::repo_file("hw_configs/sim-1g-1mb-60gbps.yaml");
+const std::string kDsp = test_common::repo_file("hw_configs/vector-dsp-4core-8m.yaml");
 
 std::string error_of(const std::function<void()> &f) {
   try {
@@ -17,6 +19,11 @@ std::string error_of(const std::function<void()> &f) {
     return e.what();
   }
   return "no error";
+}
+
+/// The error of loading `file` with the parameter at `path` set to `value`.
+std::string error_with(const std::string &file, const std::string &path, double value) {
+  return error_of([&] { load_hardware_with(file, {{path, value}}); });
 }
 
 TEST(HardwareParametersTest, GeometricLinearAndListAxes) {
@@ -61,26 +68,17 @@ TEST(HardwareParametersTest, SettingsReplaceFieldsOfLevelsAndSections) {
 }
 
 TEST(HardwareParametersTest, UnknownPathsAndInvalidValuesFailClearly) {
-  EXPECT_EQ(error_of([] {
-              load_hardware_with(kHw, {{"Cache.capacity_kib", 1}});
-            }),
+  EXPECT_EQ(error_with(kHw, "Cache.capacity_kib", 1),
             kHw + ": error: unknown parameter path 'Cache.capacity_kib': no section or level "
                   "named 'Cache'");
-  EXPECT_EQ(error_of([] {
-              load_hardware_with(kHw, {{"speed", 1}});
-            }),
+  EXPECT_EQ(error_with(kHw, "speed", 1),
             kHw + ": error: unknown parameter path 'speed': no numeric top-level key of that name");
-  EXPECT_NE(error_of([] {
-              load_hardware_with(kHw, {{"GlobalBuffer.capacity_kib", 0}});
-            }).find("(with GlobalBuffer.capacity_kib=0)"),
-            std::string::npos);
-  EXPECT_NE(error_of([] {
-              load_hardware_with(kHw, {{"GlobalBuffer.capacty_kib", 4}});
-            }).find("unknown key 'capacty_kib'"),
+  EXPECT_NE(
+      error_with(kHw, "GlobalBuffer.capacity_kib", 0).find("(with GlobalBuffer.capacity_kib=0)"),
+      std::string::npos);
+  EXPECT_NE(error_with(kHw, "GlobalBuffer.capacty_kib", 4).find("unknown key 'capacty_kib'"),
             std::string::npos);
 }
-
-const std::string kDsp = std::string(DSE_SOURCE_DIR) + "/hw_configs/vector-dsp-4core-8m.yaml";
 
 TEST(HardwareParametersTest, DmaUnitBandwidthIsAParameter) {
   EXPECT_EQ(parse_sweep_axis("dma_units.dma0.bandwidth_gbps=5..20:x2").values,
@@ -93,24 +91,16 @@ TEST(HardwareParametersTest, DmaUnitBandwidthIsAParameter) {
 }
 
 TEST(HardwareParametersTest, DmaUnitPathsAndValuesFailClearly) {
-  EXPECT_EQ(error_of([] {
-              load_hardware_with(kDsp, {{"dma_units.dma9.bandwidth_gbps", 1}});
-            }),
+  EXPECT_EQ(error_with(kDsp, "dma_units.dma9.bandwidth_gbps", 1),
             kDsp + ": error: unknown parameter path 'dma_units.dma9.bandwidth_gbps': no dma unit "
                    "named 'dma9'");
-  EXPECT_EQ(error_of([] {
-              load_hardware_with(kHw, {{"dma_units.dma0.bandwidth_gbps", 1}});
-            }),
+  EXPECT_EQ(error_with(kHw, "dma_units.dma0.bandwidth_gbps", 1),
             kHw + ": error: unknown parameter path 'dma_units.dma0.bandwidth_gbps': no dma unit "
                   "named 'dma0'");
-  EXPECT_EQ(error_of([] {
-              load_hardware_with(kDsp, {{"dma_units.bandwidth_gbps", 1}});
-            }),
+  EXPECT_EQ(error_with(kDsp, "dma_units.bandwidth_gbps", 1),
             kDsp + ": error: unknown parameter path 'dma_units.bandwidth_gbps': expected "
                    "dma_units.<unit name>.<field>");
-  const std::string zero = error_of([] {
-    load_hardware_with(kDsp, {{"dma_units.dma1.bandwidth_gbps", 0}});
-  });
+  const std::string zero = error_with(kDsp, "dma_units.dma1.bandwidth_gbps", 0);
   EXPECT_NE(zero.find("dma unit 'dma1': bandwidth_gbps must be a positive number, got 0 (with "
                       "dma_units.dma1.bandwidth_gbps=0)"),
             std::string::npos)

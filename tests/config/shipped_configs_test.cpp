@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/repo_files.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 
@@ -15,10 +16,11 @@ namespace dse {
 namespace {
 
 namespace fs = std::filesystem;
+using test_common::repo_file;
 
 std::vector<std::string> yaml_files(const std::string &dir) {
   std::vector<std::string> files;
-  for (const fs::directory_entry &entry : fs::directory_iterator(fs::path(DSE_SOURCE_DIR) / dir))
+  for (const fs::directory_entry &entry : fs::directory_iterator(repo_file(dir)))
     if (entry.path().extension() == ".yaml")
       files.push_back(entry.path().string());
   std::sort(files.begin(), files.end());
@@ -30,10 +32,6 @@ std::string first_line(const std::string &path) {
   std::string line;
   std::getline(in, line);
   return line;
-}
-
-std::string shipped(const std::string &relative) {
-  return (fs::path(DSE_SOURCE_DIR) / relative).string();
 }
 
 TEST(ShippedConfigs, EveryHardwareFileLoads) {
@@ -60,12 +58,12 @@ TEST(ShippedConfigs, EveryWorkloadFileLoads) {
 }
 
 TEST(ShippedConfigs, HardwareShapes) {
-  const Hardware edge = load_hardware(shipped("hw_configs/edge-16x16-32k.yaml"));
+  const Hardware edge = load_hardware(repo_file("hw_configs/edge-16x16-32k.yaml"));
   EXPECT_EQ(edge.array.rows, 16);
   EXPECT_EQ(edge.gb_capacity_words(), 32 * 1024 / 2);
-  const Hardware set = load_hardware(shipped("hw_configs/set-32x32-16m.yaml"));
+  const Hardware set = load_hardware(repo_file("hw_configs/set-32x32-16m.yaml"));
   EXPECT_EQ(set.gb_capacity_words(), 16 * 1024 * 1024 / 2);
-  const Hardware sim = load_hardware(shipped("hw_configs/sim-1g-4mb-128gbps.yaml"));
+  const Hardware sim = load_hardware(repo_file("hw_configs/sim-1g-4mb-128gbps.yaml"));
   EXPECT_EQ(sim.array.cols, 32);
   EXPECT_DOUBLE_EQ(sim.clock_ghz, 1.0);
   EXPECT_DOUBLE_EQ(*sim.dram().bandwidth_gbps, 128.0);
@@ -74,15 +72,15 @@ TEST(ShippedConfigs, HardwareShapes) {
 }
 
 TEST(ShippedConfigs, WorkloadShapes) {
-  const Workload conv = load_workload(shipped("workloads/conv-chain-112.yaml"));
+  const Workload conv = load_workload(repo_file("workloads/conv-chain-112.yaml"));
   ASSERT_EQ(conv.ops.size(), 2u);
   EXPECT_EQ(conv.ops[0].einsum.inputs[1].indices[1].terms.size(), 2u); // p+r
   EXPECT_EQ(conv.ops[1].einsum.inputs[1].tensor, "Y");
-  const Workload palm = load_workload(shipped("workloads/palm-62b-attention-s2048.yaml"));
+  const Workload palm = load_workload(repo_file("workloads/palm-62b-attention-s2048.yaml"));
   ASSERT_EQ(palm.ops.size(), 3u);
   EXPECT_EQ(palm.ops[0].einsum.inputs[1].indices.size(), 2u); // K[n,k]: one shared head
   EXPECT_EQ(palm.dim_size(palm.dim_index("k")), 256);
-  const Workload gpt = load_workload(shipped("workloads/gpt3-6.7b-attention-s131072.yaml"));
+  const Workload gpt = load_workload(repo_file("workloads/gpt3-6.7b-attention-s131072.yaml"));
   EXPECT_EQ(gpt.dim_size(gpt.dim_index("n")), 131072);
   EXPECT_EQ(gpt.ops[1].kind, OpKind::Softmax);
 }

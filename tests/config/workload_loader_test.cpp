@@ -4,22 +4,19 @@
 
 #include <gtest/gtest.h>
 
+#include "common/workloads.hpp"
 #include "config/expect_error.hpp"
 
 namespace dse {
 namespace {
 
+using testing::error_message;
 using testing::throws_at;
 using testing::with;
 
-// Line 4's einsum string starts at column 25: offset o in it is column 25 + o.
-const std::string kBase = R"(name: test-wl
-dims: {h: 4, m: 8, n: 8, k: 2, l: 2}
-ops:
-  - {name: qk, einsum: "S[h,m,n] += Q[h,m,k] * K[h,n,k]"}
-  - {name: softmax, kind: softmax, over: n, tensor: S, out: P}
-  - {name: pv, einsum: "O[h,m,l] += P[h,m,n] * V[h,n,l]"}
-)";
+// Line 2 is `dims: {h: 4, m: 8, n: 8, k: 2, l: 2}`; line 4 is the qk op, whose einsum string
+// starts at column 25 (offset o in it is column 25 + o); line 5 the softmax and line 6 pv.
+const std::string kBase = test_common::attention_workload("test-wl", 4, 8, 8, 2, 2);
 
 ::testing::AssertionResult fails(const std::string &yaml, const std::string &line_col,
                                  const std::string &message) {
@@ -260,12 +257,8 @@ TEST(WorkloadLoader, MalformedYaml) {
 }
 
 TEST(WorkloadLoader, MissingFileNamesThePath) {
-  try {
-    load_workload("/nonexistent/wl.yaml");
-    FAIL() << "no error thrown";
-  } catch (const UserError &e) {
-    EXPECT_EQ(e.message(), "cannot read file '/nonexistent/wl.yaml': no such file or directory");
-  }
+  EXPECT_EQ(error_message([] { load_workload("/nonexistent/wl.yaml"); }),
+            "cannot read file '/nonexistent/wl.yaml': no such file or directory");
 }
 
 } // namespace

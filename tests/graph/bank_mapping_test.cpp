@@ -43,7 +43,7 @@ outputs: [w]
 
 TEST(BankMapping, GlobalNeverWorseThanLocalOnShippedNetworks) {
   for (const std::string &name : testing::shipped_networks()) {
-    const Graph g = load_network(testing::source_path(name));
+    const Graph g = load_network(testing::repo_file(name));
     const BankMapping m = map_banks(g);
     EXPECT_LE(m.global.copies, m.local.copies) << name;
   }

@@ -14,8 +14,8 @@ TEST(LayoutPlanner, NeverSlowerThanTheBaseline) {
   for (const std::string &name : testing::shipped_networks())
     for (const char *hw_file :
          {"hw_configs/vector-dsp-4core-8m.yaml", "hw_configs/academic-32x32-512k.yaml"}) {
-      const Graph g = load_network(testing::source_path(name));
-      const Hardware hw = load_hardware(testing::source_path(hw_file));
+      const Graph g = load_network(testing::repo_file(name));
+      const Hardware hw = load_hardware(testing::repo_file(hw_file));
       const LayoutPlan p = plan_layout(g, hw);
       EXPECT_TRUE(p.exact) << name;
       EXPECT_LE(p.latency_s, p.baseline_s * (1 + 1e-12)) << name;

@@ -122,11 +122,11 @@ TEST(MovementElimination, RandomMovementChainsPreserveSemantics) {
 }
 
 TEST(MovementElimination, ShippedNetworks) {
-  const Graph bert = load_network(testing::source_path("networks/bert_base_layer_s512.onnx"));
+  const Graph bert = load_network(testing::repo_file("networks/bert_base_layer_s512.onnx"));
   const MovementPlan b = eliminate_movement(bert);
   EXPECT_EQ(b.movement_nodes, 14);
   EXPECT_EQ(b.load_store_pairs_removed, 13);
-  const Graph googlenet = load_network(testing::source_path("networks/googlenet.onnx"));
+  const Graph googlenet = load_network(testing::repo_file("networks/googlenet.onnx"));
   const MovementPlan g = eliminate_movement(googlenet);
   EXPECT_EQ(g.load_store_pairs, 37); // 9 concats of 4 branches, and the flatten
   EXPECT_EQ(g.load_store_pairs_removed, 37);

@@ -37,16 +37,16 @@ void check_plan(const Graph &g, const Hardware &hw, const NetworkPlan &p) {
 TEST(NetworkPlan, EveryShippedNetworkOnBothTargets) {
   for (const char *hw_file :
        {"hw_configs/vector-dsp-4core-8m.yaml", "hw_configs/academic-32x32-512k.yaml"}) {
-    const Hardware hw = load_hardware(testing::source_path(hw_file));
+    const Hardware hw = load_hardware(testing::repo_file(hw_file));
     for (const std::string &name : testing::shipped_networks()) {
-      const Graph g = load_network(testing::source_path(name));
+      const Graph g = load_network(testing::repo_file(name));
       check_plan(g, hw, plan_network(g, hw, cheap_options()));
     }
   }
 }
 
 TEST(NetworkPlan, ReportsOfTheTinyNetwork) {
-  const Graph g = load_network(testing::source_path("networks/tiny-cnn.yaml"));
+  const Graph g = load_network(testing::repo_file("networks/tiny-cnn.yaml"));
   const Hardware hw = testing::tiny_hardware(20000);
   const NetworkPlan p = plan_network(g, hw, cheap_options());
   const std::string summary = network_summary(p, g, hw, cheap_options());
@@ -67,9 +67,9 @@ TEST(NetworkPlan, ReportsOfTheTinyNetwork) {
 }
 
 TEST(NetworkPlan, DspSegmentsBalanceTheirDramWordsOverTheDmaUnits) {
-  const Hardware hw = load_hardware(testing::source_path("hw_configs/vector-dsp-4core-8m.yaml"));
+  const Hardware hw = load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
   ASSERT_EQ(hw.dma_units.size(), 4u);
-  const Graph g = load_network(testing::source_path("networks/resnet18.onnx"));
+  const Graph g = load_network(testing::repo_file("networks/resnet18.onnx"));
   const NetworkPlan p = plan_network(g, hw, cheap_options());
   const auto words = [](const SegmentCost &c) {
     double sum = 0;

@@ -11,7 +11,7 @@
 namespace dse {
 namespace {
 
-using testing::source_path;
+using testing::repo_file;
 
 /// A one-input model; `add` appends nodes to it.
 struct ModelBuilder {
@@ -52,7 +52,7 @@ struct ModelBuilder {
 }
 
 TEST(OnnxLoader, ResNet18Structure) {
-  const Graph g = load_onnx(source_path("networks/resnet18.onnx"));
+  const Graph g = load_onnx(repo_file("networks/resnet18.onnx"));
   EXPECT_EQ(g.name, "resnet18");
   ASSERT_EQ(g.inputs.size(), 1u);
   EXPECT_EQ(g.tensor(g.inputs[0]).shape, (Shape{1, 3, 224, 224}));
@@ -73,12 +73,12 @@ TEST(OnnxLoader, ResNet18Structure) {
 }
 
 TEST(OnnxLoader, MobileNetDepthwiseAndBertShapePlumbing) {
-  const Graph m = load_onnx(source_path("networks/mobilenet_v2.onnx"));
+  const Graph m = load_onnx(repo_file("networks/mobilenet_v2.onnx"));
   bool depthwise = false;
   for (const GraphNode &n : m.nodes)
     depthwise |= n.kind == NodeKind::Conv && n.attrs.groups == 32;
   EXPECT_TRUE(depthwise);
-  const Graph b = load_onnx(source_path("networks/bert_base_layer_s512.onnx"));
+  const Graph b = load_onnx(repo_file("networks/bert_base_layer_s512.onnx"));
   EXPECT_EQ(b.tensor(b.outputs[0]).shape, (Shape{1, 512, 768}));
   // The q/k/v slices take their bounds from folded Shape/Gather/Div arithmetic.
   const int q = b.tensor_index("/layer/self_attn/Slice_output_0");
@@ -90,7 +90,7 @@ TEST(OnnxLoader, MobileNetDepthwiseAndBertShapePlumbing) {
 
 TEST(OnnxLoader, EveryShippedModelImports) {
   for (const std::string &name : testing::shipped_networks()) {
-    const Graph g = load_network(source_path(name));
+    const Graph g = load_network(repo_file(name));
     EXPECT_FALSE(g.nodes.empty()) << name;
     for (const GraphTensor &t : g.tensors)
       EXPECT_FALSE(t.shape.empty()) << name << ": " << t.name;

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "common/repo_files.hpp"
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
 
@@ -23,9 +24,7 @@ inline Hardware tiny_hardware(long capacity_words, int cores = 1) {
       "tiny.yaml");
 }
 
-inline std::string source_path(const std::string &relative) {
-  return std::string(DSE_SOURCE_DIR) + "/" + relative;
-}
+using test_common::repo_file;
 
 inline const std::vector<std::string> &shipped_networks() {
   static const std::vector<std::string> names = {"networks/resnet18.onnx",
