@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "dse/model/mapping_evaluation.hpp"
+#include "dse/support/csv.hpp"
 
 namespace dse {
 
@@ -33,14 +33,8 @@ std::vector<std::string> einsum_names(const Workload &w) {
 
 } // namespace
 
-std::string number(double v) {
-  char buf[64];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
-
 PointDetail point_detail(const ExploreResult &r, const FrontPoint &point, const Hardware &hw,
-                   LatencyModel model) {
+                         LatencyModel model) {
   PointDetail d;
   for (const MappingPart &part : point.parts) {
     const Problem &p = r.problems[part.problem];
@@ -67,12 +61,12 @@ std::string front_csv(const ExploreResult &result, const Workload &workload, con
   for (size_t i = 0; i < result.front.size(); ++i) {
     const FrontPoint &p = result.front[i];
     const PointDetail d = point_detail(result, p, hw, model);
-    out << i << "," << number(p.objectives.latency_s) << "," << number(p.objectives.energy_pj)
-        << "," << number(p.objectives.edp) << "," << number(p.totals.dram_reads) << ","
-        << number(p.totals.dram_writes);
+    out << i << "," << csv_number(p.objectives.latency_s) << ","
+        << csv_number(p.objectives.energy_pj) << "," << csv_number(p.objectives.edp) << ","
+        << csv_number(p.totals.dram_reads) << "," << csv_number(p.totals.dram_writes);
     for (const std::string &op : ops)
-      out << "," << number(d.buffer_words.count(op) ? d.buffer_words.at(op) : 0.0);
-    out << "," << number(p.totals.macs) << "," << number(d.utilisation) << ","
+      out << "," << csv_number(d.buffer_words.count(op) ? d.buffer_words.at(op) : 0.0);
+    out << "," << csv_number(p.totals.macs) << "," << csv_number(d.utilisation) << ","
         << (d.fused ? "yes" : "no") << "," << csv_field(d.dataflow) << "\n";
   }
   return out.str();
@@ -115,11 +109,11 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
 
 /// A name as a YAML flow scalar: bare when it is an identifier, else double-quoted.
 std::string yaml_name(const std::string &name) {
-  const bool bare = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
-                    std::all_of(name.begin(), name.end(), [](char c) {
-                      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' ||
-                             c == '.';
-                    });
+  const bool bare =
+      !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+      std::all_of(name.begin(), name.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+      });
   if (bare)
     return name;
   std::string out = "\"";
@@ -166,7 +160,8 @@ std::string mapping_yaml(const ExploreResult &result, const Workload &workload, 
     bool first = true;
     for (int d : p.dims)
       if (!p.is_window[static_cast<size_t>(d)]) {
-        out << (first ? "" : ", ") << p.dim_name(d) << ": " << part.tiling.tile[static_cast<size_t>(d)];
+        out << (first ? "" : ", ") << p.dim_name(d) << ": "
+            << part.tiling.tile[static_cast<size_t>(d)];
         first = false;
       }
     out << "}\n";
@@ -185,12 +180,13 @@ std::string search_statistics(const ExploreResult &result) {
         << " -> " << st.pruning.candidates_after() << "; tilings " << st.tilings
         << "; mappings evaluated " << st.mappings << " (" << st.feasible_mappings
         << " fit the buffer); basis functions " << st.basis_functions << "; "
-        << number(st.seconds) << " s";
+        << csv_number(st.seconds) << " s";
     if (st.seconds > 0)
-      out << " (" << number(static_cast<double>(st.mappings) / st.seconds) << " mappings/s)";
+      out << " (" << csv_number(static_cast<double>(st.mappings) / st.seconds) << " mappings/s)";
     out << "\n";
   }
-  out << "total: " << number(result.seconds) << " s, " << result.front.size() << " front points\n";
+  out << "total: " << csv_number(result.seconds) << " s, " << result.front.size()
+      << " front points\n";
   return out.str();
 }
 

@@ -36,8 +36,10 @@ void write_report_directory(const std::string &dir, const NetworkPlan &plan, con
   write_output(path("memory.csv"), memory_csv(plan, graph));
   write_output(path("splits.csv"), splits_csv(plan, graph));
   write_output(path("layout.csv"), layout_csv(plan, graph));
-  if (searched)
-    write_output(path("segments.csv"), segments_csv(plan, graph, hw));
+  if (!searched)
+    return;
+  write_output(path("segments.csv"), segments_csv(plan, graph, hw));
+  write_output(path("network_front.csv"), network_front_csv(plan));
 }
 
 } // namespace

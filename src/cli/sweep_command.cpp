@@ -15,6 +15,7 @@
 #include "dse/config/hardware_parameters.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/sweep.hpp"
+#include "dse/support/csv.hpp"
 
 namespace dse {
 
@@ -45,7 +46,7 @@ std::string config_header(const std::vector<SweepAxis> &axes) {
 std::string config_values(const Configuration &c) {
   std::string out = csv_field(c.hw.name);
   for (const ParameterSetting &s : c.settings)
-    out += "," + number(s.value);
+    out += "," + csv_number(s.value);
   return out;
 }
 
@@ -68,11 +69,14 @@ Best best_points(const ExploreResult &r) {
 
 std::string summary_row(const ExploreResult &r, const Hardware &hw, LatencyModel model) {
   const Best b = best_points(r);
-  auto flow = [&](const FrontPoint *p) { return csv_field(point_detail(r, *p, hw, model).dataflow); };
-  return number(b.latency->objectives.latency_s) + "," + number(b.latency->objectives.energy_pj) +
-         "," + flow(b.latency) + "," + number(b.energy->objectives.energy_pj) + "," +
-         number(b.energy->objectives.latency_s) + "," + flow(b.energy) + "," +
-         number(b.edp->objectives.edp) + "," + flow(b.edp);
+  auto flow = [&](const FrontPoint *p) {
+    return csv_field(point_detail(r, *p, hw, model).dataflow);
+  };
+  return csv_number(b.latency->objectives.latency_s) + "," +
+         csv_number(b.latency->objectives.energy_pj) + "," + flow(b.latency) + "," +
+         csv_number(b.energy->objectives.energy_pj) + "," +
+         csv_number(b.energy->objectives.latency_s) + "," + flow(b.energy) + "," +
+         csv_number(b.edp->objectives.edp) + "," + flow(b.edp);
 }
 
 std::string front_rows(const std::string &prefix, const ExploreResult &r, const Hardware &hw,
@@ -81,12 +85,12 @@ std::string front_rows(const std::string &prefix, const ExploreResult &r, const 
   for (size_t i = 0; i < r.front.size(); ++i) {
     const FrontPoint &p = r.front[i];
     const PointDetail d = point_detail(r, p, hw, model);
-    out += prefix + "," + std::to_string(i) + "," + number(p.objectives.latency_s) + "," +
-           number(p.objectives.energy_pj) + "," + number(p.objectives.edp) + "," +
-           number(p.totals.dram_reads) + "," + number(p.totals.dram_writes) + "," +
-           number(p.totals.buffer_words) + "," + number(p.totals.macs) + "," +
-           number(d.utilisation) + "," + (d.fused ? "yes" : "no") + "," + csv_field(d.dataflow) +
-           "\n";
+    out += prefix + "," + std::to_string(i) + "," + csv_number(p.objectives.latency_s) + "," +
+           csv_number(p.objectives.energy_pj) + "," + csv_number(p.objectives.edp) + "," +
+           csv_number(p.totals.dram_reads) + "," + csv_number(p.totals.dram_writes) + "," +
+           csv_number(p.totals.buffer_words) + "," + csv_number(p.totals.macs) + "," +
+           csv_number(d.utilisation) + "," + (d.fused ? "yes" : "no") + "," +
+           csv_field(d.dataflow) + "\n";
   }
   return out;
 }
@@ -157,8 +161,8 @@ std::string encode(size_t index, const CaseOutput &o) {
   std::string out = std::to_string(index) + kField + o.fronts + kField + o.summary;
   for (double v : {p.capacity_words, p.min_dram_words, p.latency_s, p.energy_pj, p.best_latency_s,
                    p.best_energy_pj, p.best_edp})
-    out += kField + number(v);
-  return out + kField + (p.io_lower_bound ? number(*p.io_lower_bound) : "") + kRecord;
+    out += kField + csv_number(v);
+  return out + kField + (p.io_lower_bound ? csv_number(*p.io_lower_bound) : "") + kRecord;
 }
 
 void decode(const std::string &record, std::vector<CaseOutput> &outputs) {
@@ -188,7 +192,7 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
       std::string key = configs[c].hw_file + "|" + std::to_string(w);
       for (size_t a = 0; a < axes.size(); ++a)
         if (static_cast<int>(a) != cap_axis)
-          key += "|" + number(configs[c].settings[a].value);
+          key += "|" + csv_number(configs[c].settings[a].value);
       curves[key].push_back(c * workloads.size() + w);
     }
   const double within = args.within.empty() ? -1 : parse_percentage(args.within);
@@ -202,11 +206,12 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
     for (size_t index : cases) {
       const BufferCurvePoint &p = outputs[index].curve;
       rows += config_values(configs[index / workloads.size()]) + "," + csv_field(w.name) + "," +
-              number(p.capacity_words) + "," + number(p.min_dram_words) + "," +
-              number(p.latency_s) + "," + number(p.energy_pj) + "," + number(p.best_latency_s) +
-              "," + number(p.best_energy_pj) + "," + number(p.best_edp) + "," +
-              (p.io_lower_bound ? number(*p.io_lower_bound) : "") + "," +
-              (p.io_lower_bound ? number(p.min_dram_words / *p.io_lower_bound) : "") + "\n";
+              csv_number(p.capacity_words) + "," + csv_number(p.min_dram_words) + "," +
+              csv_number(p.latency_s) + "," + csv_number(p.energy_pj) + "," +
+              csv_number(p.best_latency_s) + "," + csv_number(p.best_energy_pj) + "," +
+              csv_number(p.best_edp) + "," +
+              (p.io_lower_bound ? csv_number(*p.io_lower_bound) : "") + "," +
+              (p.io_lower_bound ? csv_number(p.min_dram_words / *p.io_lower_bound) : "") + "\n";
       best = std::min(best, curve_objective(p, args.within_objective));
     }
     if (within < 0)
@@ -217,9 +222,10 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
         continue;
       const Hardware &hw = configs[index / workloads.size()].hw;
       answers += "workload " + w.name + " on " + hw.name + ": smallest global buffer within " +
-                 number(within) + "% of the best " + args.within_objective + " is " +
-                 number(p.capacity_words) + " words (" +
-                 number(p.capacity_words * static_cast<double>(hw.word_bytes) / 1024) + " KiB)\n";
+                 csv_number(within) + "% of the best " + args.within_objective + " is " +
+                 csv_number(p.capacity_words) + " words (" +
+                 csv_number(p.capacity_words * static_cast<double>(hw.word_bytes) / 1024) +
+                 " KiB)\n";
       break;
     }
   }
@@ -238,8 +244,9 @@ SearchOptions sweep_options(const SweepArgs &args) {
 
 /// Runs the cases this rank owns (every size-th, from its rank) and encodes their outputs; a
 /// user error is encoded as the failing case's index and message.
-std::string run_own_cases(const std::vector<SweepCase> &cases, const std::vector<Configuration> &configs,
-                          const SearchOptions &options, const ProcessGroup &group, bool show_progress) {
+std::string run_own_cases(const std::vector<SweepCase> &cases,
+                          const std::vector<Configuration> &configs, const SearchOptions &options,
+                          const ProcessGroup &group, bool show_progress) {
   std::vector<SweepCase> mine;
   std::vector<size_t> index;
   for (size_t i = static_cast<size_t>(group.rank()); i < cases.size();
@@ -250,8 +257,10 @@ std::string run_own_cases(const std::vector<SweepCase> &cases, const std::vector
   SweepOutcome outcome;
   try {
     ProgressBar bar(show_progress && group.rank() == 0);
-    outcome = run_sweep(mine, options, [&bar](const std::string &label, std::uint64_t done,
-                                              std::uint64_t total) { bar.update(label, done, total); });
+    outcome = run_sweep(mine, options,
+                        [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
+                          bar.update(label, done, total);
+                        });
   } catch (const UserError &e) {
     // run_sweep stops at its first failing case: the one after the last finished result.
     const SourceLocation &at = e.where();
@@ -264,10 +273,10 @@ std::string run_own_cases(const std::vector<SweepCase> &cases, const std::vector
     const Configuration &c = configs[index[k] / per_config];
     const ExploreResult &r = outcome.results[k];
     const std::string prefix = config_values(c) + "," + csv_field(mine[k].workload->name);
-    CaseOutput o{front_rows(prefix, r, c.hw, options.latency_model),
-                 prefix + "," + summary_row(r, c.hw, options.latency_model) + "\n",
-                 buffer_curve_point(r, *mine[k].workload,
-                                    static_cast<double>(c.hw.gb_capacity_words()))};
+    CaseOutput o{
+        front_rows(prefix, r, c.hw, options.latency_model),
+        prefix + "," + summary_row(r, c.hw, options.latency_model) + "\n",
+        buffer_curve_point(r, *mine[k].workload, static_cast<double>(c.hw.gb_capacity_words()))};
     out += encode(index[k], o);
   }
   return out;
@@ -298,7 +307,8 @@ std::vector<CaseOutput> collect(const std::vector<std::string> &payloads, size_t
 
 int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   if (args.output_path.empty())
-    throw UserError("dse sweep needs -o FILE.csv (the summary and curve files are written beside it)");
+    throw UserError(
+        "dse sweep needs -o FILE.csv (the summary and curve files are written beside it)");
   const SearchOptions options = sweep_options(args);
   std::vector<SweepAxis> axes;
   for (const std::string &spec : args.settings)
@@ -338,8 +348,9 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   std::string answers;
   const std::string curve =
       args.buffer_curve
-          ? header + ",capacity_words,min_dram_words,latency_s,energy_pj,best_latency_s,"
-                     "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound\n" +
+          ? header +
+                ",capacity_words,min_dram_words,latency_s,energy_pj,best_latency_s,"
+                "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound\n" +
                 buffer_curves(args, axes, configs, workloads, outputs, cap_axis, answers)
           : "";
   write_output(args.output_path, fronts);
@@ -349,7 +360,8 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   if (args.verbose)
     std::cerr << cases.size() << " cases (" << configs.size() << " configurations x "
               << workloads.size() << " workloads) on " << group.size() << " process(es) in "
-              << number(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
+              << csv_number(std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                                .count())
               << " s\n";
   std::cout << answers;
   return 0;

@@ -65,6 +65,7 @@ public:
               [](const Segment &a, const Segment &b) { return a.nodes.front() < b.nodes.front(); });
     for (const Segment &s : plan_.segments)
       add_to_total(s);
+    plan_.total.front = std::move(network_front_);
     plan_.searches = searcher_.searches();
     plan_.cache_hits = searcher_.cache_hits();
     return std::move(plan_);
@@ -161,9 +162,25 @@ private:
     }
     for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
       plan_.segments.push_back(take_pair[i] ? pair[i] : single[i]);
+    network_front_ = minkowski_sum(network_front_, path_front(single, pair));
     done_ += n;
     if (options_.progress)
       options_.progress(single[0].label, done_, units_.size());
+  }
+
+  /// The front of a path over every segmentation into singles and pairs: from the end,
+  /// F[i] = (single i then F[i+1]) or (pair i, i+1 then F[i+2]).
+  static CostFront path_front(const std::vector<Segment> &single,
+                              const std::vector<Segment> &pair) {
+    const size_t n = single.size();
+    std::vector<CostFront> from(n + 2);
+    from[n] = {CostPoint{}};
+    for (size_t i = n; i-- > 0;) {
+      from[i] = minkowski_sum(single[i].cost.front, from[i + 1]);
+      if (i + 1 < n)
+        from[i] = front_union(from[i], minkowski_sum(pair[i].cost.front, from[i + 2]));
+    }
+    return from[0];
   }
 
   std::string label(const std::vector<int> &nodes) const {
@@ -200,6 +217,8 @@ private:
       s.cost.dram_words = reads + writes;
       s.cost.dma_units = dma_unit_loads(reads, writes, hw_);
     }
+    s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
+    network_front_ = minkowski_sum(network_front_, s.cost.front);
     plan_.segments.push_back(std::move(s));
   }
 
@@ -224,7 +243,8 @@ private:
   std::vector<Unit> units_;
   std::vector<int> unit_of_;
   std::vector<bool> covered_;
-  std::uint64_t done_ = 0; // compute nodes planned so far
+  std::uint64_t done_ = 0;               // compute nodes planned so far
+  CostFront network_front_{CostPoint{}}; // of the paths and standalone segments planned so far
   FusionPlan plan_;
 };
 

@@ -57,6 +57,11 @@ void fusion_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOp
       << " reused, " << f.infeasible << " infeasible\n"
       << "  total: latency " << num(f.total.latency_s) << " s, energy " << num(f.total.energy_pj)
       << " pJ, DRAM " << num(f.total.dram_words) << " words, MACs " << num(f.total.macs) << "\n";
+  if (!f.total.front.empty())
+    out << "  network front: " << f.total.front.size() << " points, latency "
+        << num(f.total.front.front().latency_s) << " .. " << num(f.total.front.back().latency_s)
+        << " s, energy " << num(f.total.front.back().energy_pj) << " .. "
+        << num(f.total.front.front().energy_pj) << " pJ\n";
   if (f.total.dma_units.empty())
     return;
   out << "  DMA units (balanced load, summed over segments):\n";
@@ -213,6 +218,19 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
         s.cost.fused, s.feasible, s.cost, s.cost.restreamed);
   }
   row("total", "", "", "", false, plan.fusion.infeasible == 0, plan.fusion.total, "");
+  return out.str();
+}
+
+std::string network_front_csv(const NetworkPlan &plan) {
+  std::ostringstream out;
+  out << "point,latency_s,energy_pj,edp_pj_s,dram_words,fused_pairs\n";
+  const CostFront &front = plan.fusion.total.front;
+  for (size_t i = 0; i < front.size(); ++i) {
+    const CostPoint &p = front[i];
+    out << i << "," << csv_number(p.latency_s) << "," << csv_number(p.energy_pj) << ","
+        << csv_number(p.latency_s * p.energy_pj) << "," << csv_number(p.dram_words) << ","
+        << p.fused_pairs << "\n";
+  }
   return out.str();
 }
 

@@ -54,6 +54,11 @@ std::string restreamed_operand(const ExploreResult &r, const FrontPoint &point, 
   return best;
 }
 
+bool runs_fused(const ExploreResult &r, const FrontPoint &point) {
+  return std::any_of(point.parts.begin(), point.parts.end(),
+                     [&](const MappingPart &part) { return r.problems[part.problem].fused(); });
+}
+
 } // namespace
 
 std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
@@ -73,9 +78,13 @@ std::optional<SegmentCost> SegmentSearcher::best(const Workload &workload) {
   try {
     const ExploreResult r = explore(workload, hw_, options_);
     const FrontPoint *pick = nullptr;
-    for (const FrontPoint &p : r.front)
+    CostFront front;
+    for (const FrontPoint &p : r.front) {
       if (!pick || rank(p.objectives) < rank(pick->objectives))
         pick = &p;
+      front.push_back({p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words,
+                       runs_fused(r, p) ? 1 : 0});
+    }
     if (pick) {
       SegmentCost c;
       c.latency_s = pick->objectives.latency_s;
@@ -83,8 +92,9 @@ std::optional<SegmentCost> SegmentSearcher::best(const Workload &workload) {
       c.dram_words = pick->objectives.dram_words;
       c.buffer_words = pick->objectives.buffer_words;
       c.macs = pick->totals.macs;
+      c.fused = runs_fused(r, *pick);
+      c.front = pareto_front_of(std::move(front));
       for (const MappingPart &part : pick->parts) {
-        c.fused |= r.problems[part.problem].fused();
         // Parts run one after another, each balanced over the units on its own.
         add_dma_loads(c.dma_units,
                       dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));

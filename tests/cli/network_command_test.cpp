@@ -37,8 +37,9 @@ TEST_F(NetworkCommand, WritesTheReportDirectoryAndListsHotspots) {
   EXPECT_NE(r.out.find("\ndecisions:\n  Conv '"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\nhotspots after splitting:\n"), std::string::npos) << r.out;
   EXPECT_EQ(listing(), std::vector<std::string>{"report"});
-  for (const char *file :
-       {"summary.txt", "hotspots.txt", "memory.csv", "splits.csv", "segments.csv", "layout.csv"})
+  EXPECT_NE(r.out.find("  network front: "), std::string::npos) << r.out;
+  for (const char *file : {"summary.txt", "hotspots.txt", "memory.csv", "splits.csv",
+                           "segments.csv", "network_front.csv", "layout.csv"})
     EXPECT_TRUE(exists(std::string("report/") + file)) << file;
   // stdout is the summary followed by the hotspot report, as written to the directory.
   EXPECT_EQ(r.out, read("report/summary.txt") + "\n" + read("report/hotspots.txt"));
@@ -76,6 +77,22 @@ TEST_F(NetworkCommand, WritesTheReportDirectoryAndListsHotspots) {
   EXPECT_TRUE(near_relative(dram, segments.number(total, "dram_words"), 1e-5));
   EXPECT_TRUE(near_relative(latency, segments.number(total, "latency_s"), 1e-5));
   EXPECT_TRUE(near_relative(unit_words, dram, 1e-5));
+
+  // The network front: as many rows as the summary says, latency ascending and energy
+  // descending, from the latency-optimal plan (the total above) to the energy-optimal one.
+  const Csv front = parse_csv(read("report/network_front.csv"));
+  EXPECT_EQ(front.header, (std::vector<std::string>{"point", "latency_s", "energy_pj", "edp_pj_s",
+                                                    "dram_words", "fused_pairs"}));
+  ASSERT_EQ(front.rows.size(), static_cast<size_t>(number_before(summary, "points,")));
+  ASSERT_GE(front.rows.size(), 2u);
+  for (size_t i = 1; i < front.rows.size(); ++i) {
+    EXPECT_GT(front.number(i, "latency_s"), front.number(i - 1, "latency_s"));
+    EXPECT_LT(front.number(i, "energy_pj"), front.number(i - 1, "energy_pj"));
+  }
+  EXPECT_TRUE(
+      near_relative(front.number(0, "latency_s"), segments.number(total, "latency_s"), 1e-5));
+  run_ok({"plot", "report/network_front.csv", "-o", "front.svg"});
+  EXPECT_TRUE(exists("front.svg"));
 
   const Csv layout = parse_csv(read("report/layout.csv"));
   EXPECT_EQ(layout.header[0], "node");

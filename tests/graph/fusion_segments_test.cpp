@@ -1,9 +1,13 @@
 // Fusion segments: vector nodes that run on their own are costed with the search's latency
-// model (transfer and vector work overlapped under roofline, added under sequential).
+// model (transfer and vector work overlapped under roofline, added under sequential); the
+// network front's ends are the latency- and energy-optimal segmentations the dynamic program
+// picks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
+#include "dse/config/graph_loader.hpp"
+#include "dse/config/hardware_loader.hpp"
 #include "dse/graph/fusion_segments.hpp"
 #include "dse/graph/node_work.hpp"
 #include "dse/model/cost.hpp"
@@ -48,6 +52,31 @@ TEST(FusionSegments, StandaloneVectorNodesFollowTheLatencyModel) {
   EXPECT_DOUBLE_EQ(sequential.cost.latency_s, (transfer + vector) * w.seconds_per_cycle);
   EXPECT_DOUBLE_EQ(sequential.cost.energy_pj, roofline.cost.energy_pj);
   EXPECT_EQ(roofline.cost.dram_words, 2 * words);
+}
+
+TEST(FusionSegments, NetworkFrontEndsAreTheOptimalPlans) {
+  for (const char *network : {"networks/tiny-cnn.yaml", "networks/resnet18.onnx"}) {
+    const Graph g = load_network(testing::repo_file(network));
+    const Hardware hw = load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
+    FusionOptions fastest, cheapest;
+    fastest.search.menu = cheapest.search.menu = TileMenu::PowersOfTwo;
+    fastest.objective = PlanObjective::Latency;
+    cheapest.objective = PlanObjective::Energy;
+    const FusionPlan by_latency = plan_fusion(g, hw, fastest);
+    const FusionPlan by_energy = plan_fusion(g, hw, cheapest);
+    const CostFront &front = by_latency.total.front;
+    ASSERT_FALSE(front.empty()) << network;
+    EXPECT_EQ(by_energy.total.front.size(), front.size()) << network;
+    EXPECT_NEAR(front.front().latency_s, by_latency.total.latency_s,
+                1e-12 * by_latency.total.latency_s)
+        << network;
+    EXPECT_NEAR(front.back().energy_pj, by_energy.total.energy_pj,
+                1e-12 * by_energy.total.energy_pj)
+        << network;
+    // No segmentation is faster than the fastest point or cheaper than the cheapest.
+    EXPECT_LE(front.front().latency_s, by_energy.total.latency_s * (1 + 1e-12)) << network;
+    EXPECT_LE(front.back().energy_pj, by_latency.total.energy_pj * (1 + 1e-12)) << network;
+  }
 }
 
 } // namespace

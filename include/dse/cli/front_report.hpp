@@ -22,8 +22,6 @@ struct PointDetail {
 
 PointDetail point_detail(const ExploreResult &result, const FrontPoint &point, const Hardware &hw,
                          LatencyModel model);
-/// Shortest text that reads back as the same double.
-std::string number(double v);
 
 std::string front_csv(const ExploreResult &result, const Workload &workload, const Hardware &hw,
                       LatencyModel model);

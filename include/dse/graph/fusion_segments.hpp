@@ -1,7 +1,8 @@
 // Fusion segments: the graph partitioned into single compute nodes and producer->consumer pairs
 // (each with the vector nodes attached to its results) searched by the matrix engine, plus the
 // remaining vector and data-movement nodes costed analytically; along each chain of fusable
-// links a dynamic program picks the segmentation with the lowest latency or energy.
+// links a dynamic program picks the segmentation with the lowest latency or energy, and the same
+// recursion over fronts (Minkowski sums and unions) traces the network's latency-energy front.
 #pragma once
 
 #include <string>
@@ -33,6 +34,8 @@ struct FusionOptions {
 
 struct FusionPlan {
   std::vector<Segment> segments; // in graph order of their first node
+  /// Sums over the segments; total.front is the network's latency-energy front over every
+  /// segmentation and every segment's front point (empty when some segment fits no mapping).
   SegmentCost total;
   int infeasible = 0; // searched segments that no mapping fits
   int searches = 0;   // explorations run (distinct segment workloads)

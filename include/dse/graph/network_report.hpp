@@ -18,6 +18,9 @@ std::string splits_csv(const NetworkPlan &plan, const Graph &graph);
 /// One row per segment and a final total row; with DMA units declared, each unit's words and
 /// busy cycles (its share of the balanced transfer) after the `restreamed` column.
 std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hardware &hw);
+/// The network's latency-energy front, latency ascending: one row per point with its EDP, DRAM
+/// words and fused pairs (the columns `dse plot` reads from an explore front).
+std::string network_front_csv(const NetworkPlan &plan);
 std::string layout_csv(const NetworkPlan &plan, const Graph &graph);
 
 } // namespace dse

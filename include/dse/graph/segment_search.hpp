@@ -7,12 +7,13 @@
 #include <string>
 
 #include "dse/graph/adaptive_split.hpp"
+#include "dse/graph/cost_front.hpp"
 #include "dse/model/dma_balance.hpp"
 #include "dse/search/explore.hpp"
 
 namespace dse {
 
-/// The best mapping of a segment for one objective.
+/// The best mapping of a segment for one objective, and the segment's whole front.
 struct SegmentCost {
   double latency_s = 0;
   double energy_pj = 0;
@@ -22,6 +23,7 @@ struct SegmentCost {
   bool fused = false;                 // the best point runs a producer->consumer pair fused
   std::string restreamed;             // the operand read from DRAM most often per word (loop order)
   std::vector<DmaUnitLoad> dma_units; // the DRAM words per DMA unit (empty without units)
+  CostFront front; // every latency-energy trade-off of the segment, the best point among them
 };
 
 class SegmentSearcher {
