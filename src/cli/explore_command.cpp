@@ -40,6 +40,8 @@ int run_explore(const ExploreArgs &args) {
   options.objectives = parse_objective_list(args.objectives);
   options.latency_model = parse_latency_model(args.latency_model);
   options.threads = args.threads;
+  options.fusion = !args.no_fusion;
+  options.recompute = !args.no_recompute;
   const Hardware hw = load_hardware(args.hw_path);
   const Workload workload = load_workload(args.workload_path);
 

@@ -8,6 +8,13 @@
 
 namespace {
 
+/// --no-fusion and --no-recompute: what the searched space leaves out (for ablations).
+void add_space_flags(CLI::App *cmd, bool &no_fusion, bool &no_recompute) {
+  cmd->add_flag("--no-fusion", no_fusion, "search chains one operator at a time");
+  cmd->add_flag("--no-recompute", no_recompute,
+                "leave out fused dataflows that recompute the producer");
+}
+
 void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   CLI::App *cmd = app.add_subcommand("explore", "find the exact Pareto front of a workload");
   cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
@@ -29,6 +36,7 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   cmd->add_option("--emit-mapping", a.emit_mapping,
                   "print front point N as a mapping file (dse eval --mapping) on stdout")
       ->check(CLI::NonNegativeNumber);
+  add_space_flags(cmd, a.no_fusion, a.no_recompute);
 }
 
 void add_eval(CLI::App &app, dse::EvalArgs &a) {
@@ -68,6 +76,7 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
   cmd->add_flag("-v,--verbose", a.verbose, "print the sweep time on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
+  add_space_flags(cmd, a.no_fusion, a.no_recompute);
 }
 
 void add_plot(CLI::App &app, dse::PlotArgs &a) {
@@ -131,6 +140,7 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
   cmd->add_flag("--no-search", a.no_search, "skip the per-segment searches (memory planning only)");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
+  add_space_flags(cmd, a.no_fusion, a.no_recompute);
 }
 
 } // namespace

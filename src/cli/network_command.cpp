@@ -50,6 +50,8 @@ int run_network(const NetworkArgs &args) {
   options.search.menu = parse_tile_menu(args.tiles);
   options.search.latency_model = parse_latency_model(args.latency_model);
   options.search.threads = args.threads;
+  options.search.fusion = !args.no_fusion;
+  options.search.recompute = !args.no_recompute;
   options.search_segments = !args.no_search;
   const Hardware hw = load_hardware(args.hw_path);
   const Graph graph = load_network(args.model_path);

@@ -105,7 +105,8 @@ void add_curves(Plot &plot, const Table &t) {
   plot.logx = plot.logy = true;
   for (const auto &row : t.rows) {
     const std::string label = series_label(t, row, cap, false);
-    plot.series[label] += row[static_cast<size_t>(cap)] + " " + row[static_cast<size_t>(dram)] + "\n";
+    plot.series[label] +=
+        row[static_cast<size_t>(cap)] + " " + row[static_cast<size_t>(dram)] + "\n";
     if (bound >= 0 && !row[static_cast<size_t>(bound)].empty())
       plot.dashed[label + " I/O lower bound"] +=
           row[static_cast<size_t>(cap)] + " " + row[static_cast<size_t>(bound)] + "\n";
@@ -187,7 +188,8 @@ int run_plot(const PlotArgs &args) {
   if (!::mkdtemp(pattern.data()))
     throw UserError("cannot create a temporary directory for gnuplot");
   const std::filesystem::path dir = pattern;
-  const std::filesystem::path image = dir / ("plot" + std::filesystem::path(args.output_path).extension().string());
+  const std::filesystem::path image =
+      dir / ("plot" + std::filesystem::path(args.output_path).extension().string());
   std::ofstream(dir / "plot.gp") << gnuplot_script(plot, dir, terminal, image);
   const std::string command = "gnuplot " + quoted((dir / "plot.gp").string()) + " 2> " +
                               quoted((dir / "gnuplot.log").string());

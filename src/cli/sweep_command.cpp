@@ -237,6 +237,8 @@ SearchOptions sweep_options(const SweepArgs &args) {
   options.menu = parse_tile_menu(args.tiles);
   options.latency_model = parse_latency_model(args.latency_model);
   options.threads = args.threads;
+  options.fusion = !args.no_fusion;
+  options.recompute = !args.no_recompute;
   if (args.buffer_curve)
     options.objectives = {Objective::Latency, Objective::Energy, Objective::Dram};
   return options;

@@ -14,6 +14,10 @@ std::vector<int> Dataflow::path(int op) const {
 }
 
 std::vector<int> Dataflow::recompute_dims(const Problem &problem) const {
+  return prefix_recompute_dims(problem, prefix);
+}
+
+std::vector<int> prefix_recompute_dims(const Problem &problem, const std::vector<int> &prefix) {
   std::vector<int> out;
   for (int d : prefix)
     if (std::find(problem.consumer_only_dims.begin(), problem.consumer_only_dims.end(), d) !=
@@ -24,7 +28,9 @@ std::vector<int> Dataflow::recompute_dims(const Problem &problem) const {
 
 namespace {
 
-bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 /// Retention depths worth considering are 0 or right below a loop that indexes the tensor.
 bool depth_is_meaningful(const std::vector<int> &path, const TensorAccess &access, int depth) {

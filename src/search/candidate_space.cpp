@@ -43,7 +43,8 @@ std::vector<LocalPlan> surviving_local_plans(const Problem &problem, const Prefi
 
 /// Every combination of surviving local plans under one prefix choice.
 void add_combinations(const Problem &problem, const PrefixChoice &choice,
-                      const std::vector<std::vector<LocalPlan>> &plans, std::vector<Dataflow> &out) {
+                      const std::vector<std::vector<LocalPlan>> &plans,
+                      std::vector<Dataflow> &out) {
   std::vector<size_t> pick(plans.size(), 0);
   while (true) {
     std::vector<const LocalPlan *> parts;
@@ -60,10 +61,13 @@ void add_combinations(const Problem &problem, const PrefixChoice &choice,
 
 } // namespace
 
-CandidateSpace build_candidate_space(const Problem &problem, bool double_buffering, Pruning pruning) {
+CandidateSpace build_candidate_space(const Problem &problem, bool double_buffering, Pruning pruning,
+                                     bool allow_recompute) {
   CandidateSpace space;
   std::vector<Dataflow> combined;
   for (const PrefixChoice &choice : enumerate_prefix_choices(problem)) {
+    if (!allow_recompute && !prefix_recompute_dims(problem, choice.prefix).empty())
+      continue;
     std::vector<std::vector<LocalPlan>> plans;
     std::uint64_t enumerated = 1;
     for (size_t o = 0; o < problem.ops.size(); ++o) {
@@ -119,16 +123,18 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
 }
 
 std::shared_ptr<const CandidateSpace> CandidateCache::get(const Problem &problem,
-                                                          bool double_buffering, Pruning pruning) {
+                                                          bool double_buffering, Pruning pruning,
+                                                          bool allow_recompute) {
   const std::string key = problem.structure_key() + (double_buffering ? "|db" : "|sb") +
-                          (pruning == Pruning::Symbolic ? "|p" : "|n");
+                          (pruning == Pruning::Symbolic ? "|p" : "|n") +
+                          (allow_recompute ? "|r" : "|nr");
   {
     std::lock_guard lock(mutex_);
     if (auto it = spaces_.find(key); it != spaces_.end())
       return it->second;
   }
   auto space = std::make_shared<const CandidateSpace>(
-      build_candidate_space(problem, double_buffering, pruning));
+      build_candidate_space(problem, double_buffering, pruning, allow_recompute));
   std::lock_guard lock(mutex_);
   return spaces_.emplace(key, space).first->second;
 }

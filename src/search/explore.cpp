@@ -55,10 +55,10 @@ public:
     for (size_t i = n; i-- > 0;) {
       std::vector<FrontPoint> options = minkowski_sum(
           search(make_single_problem(workload_, chain.links[i])), best[i + 1], options_.objectives);
-      if (i + 1 < n && can_fuse(workload_, chain.links[i], chain.links[i + 1])) {
-        const std::vector<FrontPoint> fused = minkowski_sum(
-            search(make_fused_problem(workload_, chain.links[i], chain.links[i + 1])), best[i + 2],
-            options_.objectives);
+      if (options_.fusion && i + 1 < n && can_fuse(workload_, chain.links[i], chain.links[i + 1])) {
+        const std::vector<FrontPoint> fused =
+            minkowski_sum(search(make_fused_problem(workload_, chain.links[i], chain.links[i + 1])),
+                          best[i + 2], options_.objectives);
         options.insert(options.end(), fused.begin(), fused.end());
       }
       best[i] = pareto_filter(options, options_.objectives);
@@ -99,7 +99,8 @@ private:
     const ProblemFront found = search_problem(p, hw_, options);
     result_.summaries.push_back({segment_label(p), found.stats});
     min_need_.push_back(found.min_buffer_words);
-    const TilingSpace tilings(p, options_.menu, std::min(hw_.effective_rows(), hw_.effective_cols()));
+    const TilingSpace tilings(p, options_.menu,
+                              std::min(hw_.effective_rows(), hw_.effective_cols()));
     std::vector<FrontPoint> out;
     for (const ParetoPoint &point : found.front.points()) {
       MappingPart part{index, candidate_of(*found.space, point.candidate),
@@ -175,8 +176,7 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
   }
   ExploreResult result = std::move(explorer.result());
   result.front = pareto_filter(front, options.objectives);
-  result.seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 

@@ -35,9 +35,9 @@ std::shared_ptr<const CandidateSpace> candidate_space(const Problem &problem, co
                                                       const SearchOptions &options) {
   const bool db = hw.global_buffer().double_buffering;
   if (options.cache)
-    return options.cache->get(problem, db, options.pruning);
+    return options.cache->get(problem, db, options.pruning, options.recompute);
   return std::make_shared<const CandidateSpace>(
-      build_candidate_space(problem, db, options.pruning));
+      build_candidate_space(problem, db, options.pruning, options.recompute));
 }
 
 /// Compute metrics per (recompute group, spatial combination), index g * |spatial| + s.
@@ -399,8 +399,8 @@ ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
                             std::min(hw.effective_rows(), hw.effective_cols()));
   ProblemFront result =
       make_result(options,
-                  std::make_shared<const CandidateSpace>(
-                      build_candidate_space(problem, hw.global_buffer().double_buffering, pruning)),
+                  std::make_shared<const CandidateSpace>(build_candidate_space(
+                      problem, hw.global_buffer().double_buffering, pruning, options.recompute)),
                   max_tilings > 0 ? std::min(max_tilings, tilings.size()) : tilings.size());
   const CandidateSpace &space = *result.space;
   const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);

@@ -13,12 +13,11 @@ TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t arr
     sizes_.push_back(d.size);
   for (int d : dims_) {
     const std::int64_t size = sizes_[static_cast<size_t>(d)];
-    menus_.push_back(problem.is_window[static_cast<size_t>(d)]
-                         ? std::vector<std::int64_t>{size}
-                         : tile_menu(size, menu, array_size));
+    menus_.push_back(problem.is_window[static_cast<size_t>(d)] ? std::vector<std::int64_t>{size}
+                                                               : tile_menu(size, menu, array_size));
     if (size_ > std::numeric_limits<std::uint64_t>::max() / menus_.back().size())
-      throw UserError("the tiling space of '" + problem.workload->name +
-                      "' with tile menu '" + tile_menu_name(menu) + "' has more than 2^64 points");
+      throw UserError("the tiling space of '" + problem.workload->name + "' with tile menu '" +
+                      tile_menu_name(menu) + "' has more than 2^64 points");
     size_ *= menus_.back().size();
   }
 }

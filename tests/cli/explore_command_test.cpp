@@ -156,6 +156,38 @@ std::vector<long> menu(const std::string &name, long size) {
   return out;
 }
 
+TEST_F(ExploreCommand, SpaceRestrictionsLeaveOutFusionOrRecompute) {
+  // PaLM attention over (DRAM words, buffer words), Orojenesis-style: the full front has fused
+  // points and points that recompute; each flag removes its kind and never improves the front.
+  const std::vector<std::string> base = {"explore",
+                                         "--hw",
+                                         repo_file("hw_configs/set-32x32-16m.yaml"),
+                                         "--workload",
+                                         repo_file("workloads/palm-62b-attention-s2048.yaml"),
+                                         "--objectives",
+                                         "dram,buffer"};
+  const auto count = [](const Csv &csv, const std::string &column, const std::string &text) {
+    int n = 0;
+    for (size_t i = 0; i < csv.rows.size(); ++i)
+      n += csv.text(i, column).find(text) != std::string::npos ? 1 : 0;
+    return n;
+  };
+  const Csv full = parse_csv(run_ok(base).out);
+  const Csv no_recompute = parse_csv(run_ok(concat(base, {"--no-recompute"})).out);
+  const Csv no_fusion = parse_csv(run_ok(concat(base, {"--no-fusion"})).out);
+  EXPECT_GT(count(full, "fused", "yes"), 0);
+  EXPECT_GT(count(full, "dataflow", "recompute"), 0);
+  EXPECT_EQ(count(no_recompute, "dataflow", "recompute"), 0);
+  EXPECT_GT(count(no_recompute, "fused", "yes"), 0);
+  EXPECT_EQ(count(no_fusion, "fused", "yes"), 0);
+  // The least DRAM traffic reachable, with everything allowed and without each decision.
+  const auto least_dram = [](const Csv &csv) {
+    return csv.number(0, "dram_read_words") + csv.number(0, "dram_write_words");
+  };
+  EXPECT_LE(least_dram(full), least_dram(no_recompute));
+  EXPECT_LT(least_dram(full), least_dram(no_fusion));
+}
+
 TEST_F(ExploreCommand, TileMenusRestrictTheTileSizes) {
   const std::map<std::string, long> dims{{"m", 96}, {"k", 40}, {"n", 24}};
   write("gemm.yaml", test_common::gemm_workload("gemm", 96, 40, 24, "gemm"));

@@ -254,6 +254,21 @@ TEST(BruteForce, FusedGemmPairWhereRecomputeIsFavoured) {
   EXPECT_TRUE(front_recomputes(tp, out.reference));
 }
 
+TEST(BruteForce, FusedGemmPairWithRecomputeExcluded) {
+  // The case above, its space without recompute: brute force and the matrix search agree, and
+  // the front they find is worse than the one with recompute on at least one objective.
+  const TestProblem tp = test::fused_problem("pair 4x1x8x8", test::gemm_pair_yaml(4, 1, 8, 8));
+  SearchOptions no_recompute = options_with(kLatencyEnergy);
+  no_recompute.recompute = false;
+  const Outcome out = compare(tp, hardware(16), no_recompute);
+  EXPECT_FALSE(front_recomputes(tp, out.searched));
+  EXPECT_FALSE(front_recomputes(tp, out.reference));
+  const ProblemFront full = search_problem(tp.problem, hardware(16), options_with(kLatencyEnergy));
+  EXPECT_NE(full.front.points().size(), 0u);
+  EXPECT_TRUE(full.front.points().front().key != out.searched.front.points().front().key ||
+              full.front.points().back().key != out.searched.front.points().back().key);
+}
+
 TEST(BruteForce, FusedGemmPairDoubleBufferingAndThreeObjectives) {
   const TestProblem tp = test::fused_problem("pair 4x3x6x2 db", test::gemm_pair_yaml(4, 3, 6, 2));
   compare(tp, hardware(32, true), options_with(kLatencyEnergyDram));

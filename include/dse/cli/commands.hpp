@@ -21,8 +21,10 @@ struct ExploreArgs {
   std::string objectives = "latency,energy";
   std::string latency_model = "roofline";
   bool verbose = false;
-  bool progress = false; // show progress even when stderr is not a terminal
-  int emit_mapping = -1; // front point to print as a mapping file, or -1
+  bool progress = false;     // show progress even when stderr is not a terminal
+  int emit_mapping = -1;     // front point to print as a mapping file, or -1
+  bool no_fusion = false;    // search chains one operator at a time
+  bool no_recompute = false; // leave out fused dataflows that recompute the producer
 };
 
 struct EvalArgs {
@@ -40,13 +42,15 @@ struct SweepArgs {
   std::vector<std::string> settings; // --set path=values
   std::string output_path;
   bool buffer_curve = false;
-  std::string within;                   // e.g. "5%"
+  std::string within; // e.g. "5%"
   std::string within_objective = "latency";
   int threads = 0;
   std::string tiles = "divisors";
   std::string latency_model = "roofline";
   bool verbose = false;
   bool progress = false;
+  bool no_fusion = false;
+  bool no_recompute = false;
 };
 
 struct PlotArgs {
@@ -54,7 +58,8 @@ struct PlotArgs {
   std::string output_path;         // .svg or .png
 };
 
-/// `dse emit` and `dse run`: a front point (searched like explore) or a mapping file as kernel source.
+/// `dse emit` and `dse run`: a front point (searched like explore) or a mapping file as kernel
+/// source.
 struct EmitArgs {
   std::string hw_path;
   std::string workload_path;
@@ -75,14 +80,16 @@ struct EmitArgs {
 struct NetworkArgs {
   std::string hw_path;
   std::string model_path;
-  std::string output_dir;   // empty: print the summary only
-  bool report = false;      // print the hotspot report on stdout
+  std::string output_dir;            // empty: print the summary only
+  bool report = false;               // print the hotspot report on stdout
   std::string objective = "latency"; // latency or energy
   std::string tiles = "pow2";
   std::string latency_model = "roofline";
   int threads = 0;
-  bool no_search = false;   // skip the per-segment matrix-engine searches
+  bool no_search = false; // skip the per-segment matrix-engine searches
   bool progress = false;
+  bool no_fusion = false;
+  bool no_recompute = false;
 };
 
 int run_explore(const ExploreArgs &args);

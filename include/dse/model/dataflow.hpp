@@ -23,6 +23,9 @@ struct Dataflow {
   bool operator==(const Dataflow &) const = default;
 };
 
+/// The consumer-only dims of a shared prefix (Dataflow::recompute_dims of any dataflow with it).
+std::vector<int> prefix_recompute_dims(const Problem &problem, const std::vector<int> &prefix);
+
 /// Which dimensions of an operator go across the array rows and columns (-1: none).
 struct SpatialMapping {
   int row_dim = -1;
@@ -37,7 +40,8 @@ struct Candidate {
 };
 
 /// Human-readable one-line description, e.g.
-/// `fused prefix[m] | qk: n k | pv: l n | keep Q@1 K@2 S@1 ... | recompute l | spatial qk(m,n) ...`.
+/// `fused prefix[m] | qk: n k | pv: l n | keep Q@1 K@2 S@1 ... | recompute l | spatial qk(m,n)
+/// ...`.
 std::string describe(const Problem &problem, const Candidate &candidate);
 
 /// Whether the dataflow satisfies every rule of the model (used to validate user mappings).

@@ -24,9 +24,9 @@ struct RecomputeGroup {
 };
 
 struct PruningStats {
-  std::uint64_t dataflows_enumerated = 0;   // every prefix x sub-nest x retention combination
-  std::uint64_t dataflows_after_local = 0;  // after per-operator pruning under each prefix
-  std::uint64_t dataflows_kept = 0;         // after pruning within recompute groups
+  std::uint64_t dataflows_enumerated = 0;  // every prefix x sub-nest x retention combination
+  std::uint64_t dataflows_after_local = 0; // after per-operator pruning under each prefix
+  std::uint64_t dataflows_kept = 0;        // after pruning within recompute groups
   std::uint64_t spatial_combinations = 0;
   std::uint64_t candidates_before() const { return dataflows_enumerated * spatial_combinations; }
   std::uint64_t candidates_after() const { return dataflows_kept * spatial_combinations; }
@@ -42,13 +42,15 @@ struct CandidateSpace {
 
 /// Enumerates (and, with Pruning::Symbolic, prunes) the candidate space. Depends only on the
 /// problem's structure and the double-buffering rule, never on sizes or other hardware numbers.
-CandidateSpace build_candidate_space(const Problem &problem, bool double_buffering, Pruning pruning);
+/// Without `allow_recompute`, fused dataflows that recompute the producer are left out.
+CandidateSpace build_candidate_space(const Problem &problem, bool double_buffering, Pruning pruning,
+                                     bool allow_recompute = true);
 
 /// Reuses candidate spaces across shapes and hardware configurations with the same structure.
 class CandidateCache {
 public:
   std::shared_ptr<const CandidateSpace> get(const Problem &problem, bool double_buffering,
-                                            Pruning pruning);
+                                            Pruning pruning, bool allow_recompute = true);
 
 private:
   std::mutex mutex_;

@@ -18,9 +18,11 @@ struct SearchOptions {
   LatencyModel latency_model = LatencyModel::Roofline;
   std::vector<Objective> objectives{Objective::Latency, Objective::Energy};
   Pruning pruning = Pruning::Symbolic;
-  int threads = 0;                  // 0: every core
-  std::size_t block_tilings = 0;    // tilings per Q*B block; 0: automatic
-  CandidateCache *cache = nullptr;  // optional reuse across searches
+  bool fusion = true;              // false: chains are searched one operator at a time
+  bool recompute = true;           // false: no fused dataflow recomputes its producer
+  int threads = 0;                 // 0: every core
+  std::size_t block_tilings = 0;   // tilings per Q*B block; 0: automatic
+  CandidateCache *cache = nullptr; // optional reuse across searches
   /// Called from worker threads (serialised) with the tilings done so far and the total.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
@@ -46,7 +48,8 @@ struct ProblemFront {
 Candidate candidate_of(const CandidateSpace &space, std::uint64_t id);
 
 /// Pruned, matrix-encoded, blocked and parallel search.
-ProblemFront search_problem(const Problem &problem, const Hardware &hw, const SearchOptions &options);
+ProblemFront search_problem(const Problem &problem, const Hardware &hw,
+                            const SearchOptions &options);
 
 /// Every (candidate, tiling) pair evaluated one by one from the posynomials, without matrices:
 /// the reference the matrix search must equal. By default the whole unpruned space

@@ -23,7 +23,7 @@ public:
   const std::vector<std::int64_t> &sizes() const { return sizes_; }
 
 private:
-  std::vector<int> dims_;                       // problem dims
+  std::vector<int> dims_;                        // problem dims
   std::vector<std::vector<std::int64_t>> menus_; // per entry of dims_
   std::vector<std::int64_t> sizes_;              // per workload dim
   std::uint64_t size_ = 1;
