@@ -113,6 +113,8 @@ private:
                  TensorKind kind) {
     if (graph_.tensor_index(name) >= 0)
       m.fail(at, "tensor '" + name + "' is already defined");
+    if (!within_tensor_limits(shape))
+      m.fail(at, "tensor '" + name + "': " + beyond_tensor_limits(shape));
     graph_.tensors.push_back({name, std::move(shape), kind, -1, {}, false});
     return static_cast<int>(graph_.tensors.size()) - 1;
   }

@@ -36,14 +36,10 @@ const onnx::AttributeProto *find_attr(const onnx::NodeProto &node, const std::st
   return nullptr;
 }
 
-Ints ints_attr(const onnx::NodeProto &node, const std::string &name) {
+/// An integer list attribute as written (Slice's starts and ends: clamped to the axis later).
+Ints clamped_ints_attr(const onnx::NodeProto &node, const std::string &name) {
   const onnx::AttributeProto *a = find_attr(node, name);
   return a ? Ints(a->ints().begin(), a->ints().end()) : Ints{};
-}
-
-std::int64_t int_attr(const onnx::NodeProto &node, const std::string &name, std::int64_t fallback) {
-  const onnx::AttributeProto *a = find_attr(node, name);
-  return a ? a->i() : fallback;
 }
 
 class OnnxImporter {
@@ -77,6 +73,28 @@ private:
 
   static std::string label(const onnx::NodeProto &node, int index) {
     return "node '" + node.name() + "' (#" + std::to_string(index) + ")";
+  }
+
+  /// Integer attributes enter shape arithmetic: bounded like dimensions, so it cannot overflow.
+  std::int64_t bounded(const onnx::NodeProto &node, const std::string &name, std::int64_t v) const {
+    if (v < -kMaxDimensionSize || v > kMaxDimensionSize)
+      fail("node '" + node.name() + "' (" + node.op_type() + "): attribute '" + name + "' is " +
+           std::to_string(v) + ", outside -" + std::to_string(kMaxDimensionSize) + ".." +
+           std::to_string(kMaxDimensionSize));
+    return v;
+  }
+
+  Ints ints_attr(const onnx::NodeProto &node, const std::string &name) const {
+    Ints values = clamped_ints_attr(node, name);
+    for (std::int64_t v : values)
+      bounded(node, name, v);
+    return values;
+  }
+
+  std::int64_t int_attr(const onnx::NodeProto &node, const std::string &name,
+                        std::int64_t fallback) const {
+    const onnx::AttributeProto *a = find_attr(node, name);
+    return a ? bounded(node, name, a->i()) : fallback;
   }
 
   void check_supported(const onnx::GraphProto &g) const {
@@ -119,6 +137,11 @@ private:
         declared_[v.name()] = *s;
   }
 
+  void check_limits(const Shape &shape, const std::string &what) const {
+    if (!within_tensor_limits(shape))
+      fail(what + ": " + beyond_tensor_limits(shape));
+  }
+
   int add_tensor(const std::string &name, Shape shape, TensorKind kind) {
     if (tensors_.count(name) || statics_.count(name))
       fail("tensor '" + name + "' is defined twice");
@@ -132,6 +155,7 @@ private:
       StaticValue v = static_value_of(init);
       if (std::any_of(v.shape.begin(), v.shape.end(), [](std::int64_t d) { return d < 0; }))
         fail("initializer '" + init.name() + "' has a negative dimension");
+      check_limits(v.shape, "initializer '" + init.name() + "'");
       if (v.values || element_count(v.shape) == 0) {
         statics_[init.name()] = std::move(v);
         continue;
@@ -148,6 +172,7 @@ private:
       if (!shape)
         fail("graph input '" + in.name() +
              "' has no static shape (symbolic or missing dimensions); export with fixed shapes");
+      check_limits(*shape, "graph input '" + in.name() + "'");
       graph_.inputs.push_back(add_tensor(in.name(), *shape, TensorKind::Input));
     }
   }
@@ -330,8 +355,8 @@ private:
 
   void read_slice(const onnx::NodeProto &node, int index, NodeAttributes &a) const {
     if (opset_ < 10) {
-      a.starts = ints_attr(node, "starts");
-      a.ends = ints_attr(node, "ends");
+      a.starts = clamped_ints_attr(node, "starts");
+      a.ends = clamped_ints_attr(node, "ends");
       a.axes = ints_attr(node, "axes");
       return;
     }

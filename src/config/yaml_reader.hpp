@@ -12,15 +12,10 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "dse/ir/limits.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
-
-/// Largest capacity in words and largest tensor (in elements) that the model accepts; keeping
-/// products of sizes far below 2^63 lets later code multiply them without overflow checks.
-inline constexpr std::int64_t kMaxCapacityWords = std::int64_t{1} << 40;
-inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 50;
-inline constexpr std::int64_t kMaxDimensionSize = 2147483647; // 2^31 - 1
 
 /// The whole text of the file at `path`; a UserError naming the path if it cannot be read.
 std::string read_text_file(const std::string &path);

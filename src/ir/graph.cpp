@@ -169,6 +169,22 @@ std::int64_t element_count(const Shape &shape) {
   return n;
 }
 
+bool within_tensor_limits(const Shape &shape) {
+  std::int64_t n = 1;
+  for (std::int64_t d : shape) {
+    if (d < 0 || d > kMaxDimensionSize || (d > 0 && n > kMaxTensorElements / d))
+      return false;
+    n *= d;
+  }
+  return true;
+}
+
+std::string beyond_tensor_limits(const Shape &shape) {
+  return "shape " + shape_text(shape) + " has a dimension over " +
+         std::to_string(kMaxDimensionSize) + " or more than " + std::to_string(kMaxTensorElements) +
+         " (2^50) elements";
+}
+
 std::string shape_text(const Shape &shape) {
   std::ostringstream out;
   out << "[";

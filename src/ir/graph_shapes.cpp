@@ -21,6 +21,8 @@ public:
     for (size_t i = 0; i < outs.size(); ++i) {
       if (std::any_of(outs[i].begin(), outs[i].end(), [](std::int64_t d) { return d < 1; }))
         fail("would produce an empty tensor of shape " + shape_text(outs[i]));
+      if (!within_tensor_limits(outs[i]))
+        fail("would produce a tensor whose " + beyond_tensor_limits(outs[i]));
       graph_.tensors.at(static_cast<size_t>(node_.outputs[i])).shape = outs[i];
     }
   }
@@ -256,8 +258,10 @@ private:
         infer_at = static_cast<int>(d);
         continue;
       }
-      if (out[d] < 1)
+      if (out[d] < 1 || out[d] > kMaxDimensionSize)
         fail("has an invalid target shape " + shape_text(node_.attrs.shape));
+      if (known > kMaxTensorElements / out[d])
+        fail("cannot reshape " + shape_text(in(0)) + " to " + shape_text(node_.attrs.shape));
       known *= out[d];
     }
     const std::int64_t total = element_count(in(0));

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dse/ir/limits.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
@@ -120,7 +121,13 @@ struct Graph {
   int data_input(int node_index) const;
 };
 
+/// Elements of a shape that within_tensor_limits accepts (every shape of a loaded Graph).
 std::int64_t element_count(const Shape &shape);
+/// Every dimension in 0..kMaxDimensionSize and at most kMaxTensorElements elements, checked
+/// without overflowing.
+bool within_tensor_limits(const Shape &shape);
+/// "shape [..] has a dimension over ... or more than ... elements": why a shape is refused.
+std::string beyond_tensor_limits(const Shape &shape);
 std::string shape_text(const Shape &shape); // "[1, 64, 56, 56]"
 
 /// Fills producers, consumers and output flags from the nodes, and checks that every input is

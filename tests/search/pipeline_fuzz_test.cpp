@@ -1,0 +1,68 @@
+// Pipeline fuzzing: GEMMs, GEMM pairs and attention with sizes drawn (seeded) from edge values
+// (1, primes, powers of two, the largest size allowed, beyond it) explored on accelerators with
+// 16 to 16M words of buffer. Each run gives a front or fails with a UserError; never another
+// exception, never a crash or an overflow (the sanitizer build runs this too).
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/workloads.hpp"
+#include "dse/config/workload_loader.hpp"
+#include "dse/search/explore.hpp"
+#include "dse/support/error.hpp"
+#include "search/test_problems.hpp"
+
+namespace dse {
+namespace {
+
+class EdgeWorkloads {
+public:
+  explicit EdgeWorkloads(std::uint32_t seed) : rng_(seed) {}
+
+  std::string next(int kind) {
+    switch (kind % 3) {
+    case 0:
+      return test_common::gemm_workload("g", size(), size(), size());
+    case 1:
+      return test_common::gemm_pair_workload("p", size(), size(), size(), size());
+    default:
+      return test_common::attention_workload("a", size() % 5 + 1, size(), size(), size(), size());
+    }
+  }
+  std::int64_t buffer_words() {
+    return std::int64_t{1} << std::uniform_int_distribution<int>(4, 24)(rng_);
+  }
+
+private:
+  std::int64_t size() {
+    static const std::vector<std::int64_t> kSizes = {
+        1, 2, 3, 7, 13, 64, 97, 1024, 65537, 1000003, 2147483647, std::int64_t{1} << 40};
+    return kSizes[std::uniform_int_distribution<size_t>(0, kSizes.size() - 1)(rng_)];
+  }
+  std::mt19937 rng_;
+};
+
+TEST(PipelineFuzz, EdgeSizesExploreOrFailCleanly) {
+  EdgeWorkloads workloads(5);
+  SearchOptions options;
+  options.threads = 1;
+  int explored = 0, rejected = 0;
+  for (int i = 0; i < 60; ++i) {
+    const std::string yaml = workloads.next(i);
+    test::HardwareSpec spec;
+    spec.gb_words = workloads.buffer_words();
+    try {
+      explore(parse_workload(yaml, "w.yaml"), test::tiny_hardware(spec), options);
+      ++explored;
+    } catch (const UserError &) {
+      ++rejected;
+    } catch (const std::exception &e) {
+      ADD_FAILURE() << e.what() << "\n--- workload ---\n" << yaml;
+    }
+  }
+  EXPECT_GT(explored, 10);
+  EXPECT_GT(rejected, 10);
+}
+
+} // namespace
+} // namespace dse
