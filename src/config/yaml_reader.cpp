@@ -119,10 +119,13 @@ void require_one_document(const std::string &text, const std::string &file_name)
   std::vector<YAML::Mark> roots;
   for (RootMark root; parser.HandleNextDocument(root); root = RootMark()) {
     const YAML::Mark m = root.mark.value_or(YAML::Mark::null_mark());
-    if (!roots.empty() && m.pos == roots.back().pos && m.pos >= 0 &&
-        static_cast<size_t>(m.pos) < text.size())
-      throw UserError(at_mark(m, file_name), std::string("invalid yaml: unexpected '") +
-                                                 text[static_cast<size_t>(m.pos)] + "'");
+    if (!roots.empty() && m.pos == roots.back().pos) { // no progress: the parser is stuck
+      const bool inside = m.pos >= 0 && static_cast<size_t>(m.pos) < text.size();
+      throw UserError(at_mark(m, file_name),
+                      inside ? std::string("invalid yaml: unexpected '") +
+                                   text[static_cast<size_t>(m.pos)] + "'"
+                             : std::string("invalid yaml: the parser cannot go on"));
+    }
     roots.push_back(m);
   }
   if (roots.size() > 1)
