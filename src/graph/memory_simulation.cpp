@@ -53,20 +53,18 @@ private:
                        [b](const BufferAccess &a) { return static_cast<size_t>(a.buffer) == b; });
   }
 
-  double read(double words) {
+  void read(double words) {
     result_.dram_reads += words;
     step_reads_ += words;
-    return words;
   }
 
-  double write(double words) {
+  void write(double words) {
     result_.dram_writes += words;
     step_writes_ += words;
-    return words;
   }
 
-  /// Spills live buffers until the resident words fit; returns the DRAM words that moved.
-  double spill_until_fits(int step, double &resident) {
+  /// Spills live buffers until the resident words fit.
+  void spill_until_fits(int step, double &resident) {
     const PlanStep &s = plan_.steps[static_cast<size_t>(step)];
     std::vector<size_t> candidates;
     for (size_t b : live_at_[static_cast<size_t>(step)])
@@ -80,7 +78,6 @@ private:
         return plan_.buffers[a].words > plan_.buffers[b].words;
       return a < b;
     });
-    double moved = 0;
     for (size_t b : candidates) {
       if (resident <= capacity_)
         break;
@@ -88,11 +85,10 @@ private:
       resident -= plan_.buffers[b].words;
       // Already on chip (produced or loaded at an earlier step): write it out once.
       if (first_[b] < step && !plan_.buffers[b].graph_input) {
-        moved += write(plan_.buffers[b].words);
+        write(plan_.buffers[b].words);
         result_.spill_words += plan_.buffers[b].words;
       }
     }
-    return moved;
   }
 
   void run_step(int step) {
@@ -109,25 +105,29 @@ private:
       if (!result_.spilled[b])
         resident += plan_.buffers[b].words;
     }
-    double dram = resident > capacity_ ? spill_until_fits(step, resident) : 0;
+    if (resident > capacity_)
+      spill_until_fits(step, resident);
     for (const BufferAccess &a : s.accesses) {
       const auto b = static_cast<size_t>(a.buffer);
       const PlanBuffer &buffer = plan_.buffers[b];
       m.operand_words += a.words;
       if (result_.spilled[b]) {
-        dram += a.write ? write(a.words) : read(a.words);
+        if (a.write)
+          write(a.words);
+        else
+          read(a.words);
         if (!buffer.dram_only)
           result_.spill_words += a.words;
       } else if (buffer.graph_input && first_[b] == step) {
-        dram += read(buffer.words);
+        read(buffer.words);
       }
     }
     for (size_t b : live_at_[static_cast<size_t>(step)])
       if (plan_.buffers[b].graph_output && last_[b] == step && !result_.spilled[b])
-        dram += write(plan_.buffers[b].words);
-    dram += read(s.weight_words);
+        write(plan_.buffers[b].words);
+    read(s.weight_words);
     m.resident_words = resident;
-    m.dram_words = dram;
+    m.dram_words = step_reads_ + step_writes_;
     const double compute = (s.macs + s.vector_ops) / array_;
     m.cycles = std::max(compute, dram_transfer_cycles(step_reads_, step_writes_, weights_));
     result_.macs += s.macs;
