@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "cli/cli_fixture.hpp"
+#include "common/fuzz_outcome.hpp"
 #include "common/text_mutations.hpp"
 #include "common/workloads.hpp"
 #include "dse/cli/front_report.hpp"
@@ -15,7 +16,6 @@
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/model/mapping_resolution.hpp"
 #include "dse/search/explore.hpp"
-#include "dse/support/error.hpp"
 
 namespace dse {
 namespace {
@@ -40,23 +40,15 @@ void fuzz_front_mappings(const std::string &workload_yaml, int mutations) {
     const std::string original = mapping_yaml(front, workload, point);
     ASSERT_NO_THROW(use_mapping(workload, hw, original, file)) << original;
     test_common::TextMutator mutator(static_cast<std::uint32_t>(point + 1));
-    int rejected = 0;
+    test_common::FuzzTally tally;
     for (int i = 0; i < mutations; ++i) {
       const std::string input = mutator.mutate(original);
-      try {
-        use_mapping(workload, hw, input, file);
-      } catch (const UserError &e) {
-        ++rejected;
-        EXPECT_NE(std::string(e.what()).find(file), std::string::npos)
-            << "the error does not name the file: " << e.what() << "\n--- input ---\n"
-            << input;
-      } catch (const std::exception &e) {
-        ADD_FAILURE() << file << ", front point " << point << ", mutation " << i << ": " << e.what()
-                      << "\n--- input ---\n"
-                      << input;
-      }
+      test_common::run_mutant([&] { use_mapping(workload, hw, input, file); }, file,
+                              file + ", front point " + std::to_string(point) + ", mutation " +
+                                  std::to_string(i) + ":\n" + input,
+                              tally);
     }
-    EXPECT_GT(rejected, 0) << "no mutation was rejected; the fuzzer is not biting";
+    EXPECT_GT(tally.rejected, 0) << "no mutation was rejected; the fuzzer is not biting";
   }
 }
 

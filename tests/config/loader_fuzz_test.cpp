@@ -8,12 +8,12 @@
 #include <functional>
 #include <sstream>
 
+#include "common/fuzz_outcome.hpp"
 #include "common/text_mutations.hpp"
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/onnx_loader.hpp"
 #include "dse/config/workload_loader.hpp"
-#include "dse/support/error.hpp"
 
 namespace dse {
 namespace {
@@ -46,21 +46,15 @@ void fuzz(const std::vector<fs::path> &files, const Loader &load, int mutations,
     const std::string name = path.filename().string();
     ASSERT_NO_THROW(load(original, name)) << name << " does not load unmutated";
     test_common::TextMutator mutator(static_cast<std::uint32_t>(std::hash<std::string>{}(name)));
-    int rejected = 0;
+    test_common::FuzzTally tally;
     for (int i = 0; i < mutations; ++i) {
       const std::string input = binary ? mutator.mutate_bytes(original) : mutator.mutate(original);
-      try {
-        load(input, name);
-      } catch (const UserError &e) {
-        ++rejected;
-        EXPECT_NE(std::string(e.what()).find(name), std::string::npos)
-            << "the error does not name the file: " << e.what();
-      } catch (const std::exception &e) {
-        ADD_FAILURE() << name << ", mutation " << i << ": " << e.what() << "\n--- input ---\n"
-                      << (binary ? std::string("(binary)") : input);
-      }
+      test_common::run_mutant([&] { load(input, name); }, name,
+                              name + ", mutation " + std::to_string(i) + ":\n" +
+                                  (binary ? std::string("(binary)") : input),
+                              tally);
     }
-    EXPECT_GT(rejected, 0) << name << ": no mutation was rejected; the fuzzer is not biting";
+    EXPECT_GT(tally.rejected, 0) << name << ": no mutation was rejected; the fuzzer is not biting";
   }
 }
 

@@ -9,9 +9,9 @@
 #include <random>
 #include <sstream>
 
+#include "common/fuzz_outcome.hpp"
 #include "dse/config/onnx_loader.hpp"
 #include "dse/graph/network_plan.hpp"
-#include "dse/support/error.hpp"
 #include "test_graphs.hpp"
 
 namespace dse {
@@ -106,21 +106,14 @@ TEST(OnnxFuzz, MutatedModelsImportAndPlanOrFailCleanly) {
     ASSERT_TRUE(original.ParseFromString(bytes.str())) << path;
     const std::string name = path.substr(path.rfind('/') + 1);
     ModelMutator mutator(static_cast<std::uint32_t>(std::hash<std::string>{}(name)));
-    int imported = 0, rejected = 0;
+    test_common::FuzzTally tally;
     for (int i = 0; i < 60; ++i) {
       const std::string mutant = mutator.mutate(original).SerializeAsString();
-      try {
-        plan_network(parse_onnx(mutant, name), hw, options);
-        ++imported;
-      } catch (const UserError &e) {
-        ++rejected;
-        EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
-      } catch (const std::exception &e) {
-        ADD_FAILURE() << name << ", mutant " << i << ": " << e.what();
-      }
+      test_common::run_mutant([&] { plan_network(parse_onnx(mutant, name), hw, options); }, name,
+                              name + ", mutant " + std::to_string(i) + " (binary)", tally);
     }
-    EXPECT_GT(rejected, 0) << name;
-    EXPECT_GT(imported, 0) << name;
+    EXPECT_GT(tally.rejected, 0) << name;
+    EXPECT_GT(tally.accepted, 0) << name;
   }
 }
 
