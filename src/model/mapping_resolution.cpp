@@ -66,7 +66,7 @@ Dataflow segment_dataflow(const Problem &p, const MappingSegmentSpec &seg) {
   df.retention.assign(p.tensors.size(), -1);
   for (const auto &[tensor, depth] : seg.retention) {
     auto it = std::find_if(p.tensors.begin(), p.tensors.end(),
-                           [&](const ProblemTensor &t) { return t.name == tensor; });
+                           [&name = tensor](const ProblemTensor &t) { return t.name == name; });
     if (it == p.tensors.end())
       throw UserError(depth.second, "'" + tensor + "' is not a tensor of this segment");
     df.retention[static_cast<size_t>(it - p.tensors.begin())] = depth.first;
