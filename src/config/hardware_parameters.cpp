@@ -15,6 +15,7 @@ namespace dse {
 namespace {
 
 constexpr size_t kMaxAxisValues = 100000;
+constexpr size_t kMaxGridConfigurations = 100000;
 
 double parse_number(const std::string &text, const std::string &spec) {
   double value = 0;
@@ -146,6 +147,13 @@ SweepAxis parse_sweep_axis(const std::string &spec) {
 }
 
 std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxis> &axes) {
+  size_t configurations = 1;
+  for (const SweepAxis &axis : axes) {
+    configurations *= axis.values.size(); // each factor is at most kMaxAxisValues
+    if (configurations > kMaxGridConfigurations)
+      throw UserError("--set " + axis.path + ": the sweep grid has more than " +
+                      std::to_string(kMaxGridConfigurations) + " configurations");
+  }
   std::vector<std::vector<ParameterSetting>> grid{{}};
   for (const SweepAxis &axis : axes) {
     std::vector<std::vector<ParameterSetting>> next;

@@ -44,6 +44,15 @@ TEST(HardwareParametersTest, GridIsTheCartesianProductLastAxisFastest) {
   EXPECT_EQ(grid[3][0].value, 2);
 }
 
+TEST(HardwareParametersTest, GridSizeIsCheckedBeforeBuildingIt) {
+  const SweepAxis wide = parse_sweep_axis("a=1..1000:+1");
+  EXPECT_EQ(sweep_grid({wide, parse_sweep_axis("b=1..100:+1")}).size(), 100000u);
+  EXPECT_EQ(error_of([&] {
+              sweep_grid({wide, parse_sweep_axis("b=1..100000:+1"), parse_sweep_axis("c=1,2")});
+            }),
+            "error: --set b: the sweep grid has more than 100000 configurations");
+}
+
 TEST(HardwareParametersTest, RangeSyntaxErrorsNameTheProblem) {
   EXPECT_EQ(error_of([] { parse_sweep_axis("GlobalBuffer.capacity_kib"); }),
             "error: --set GlobalBuffer.capacity_kib: expected path=values, e.g. "

@@ -26,7 +26,8 @@ struct SweepAxis {
 /// Ranges include `a` and every step up to `b`. Throws UserError naming the bad part.
 SweepAxis parse_sweep_axis(const std::string &spec);
 
-/// Every combination of the axes' values (last axis fastest).
+/// Every combination of the axes' values (last axis fastest); more than 100000 combinations
+/// is a UserError naming the axis that passes the limit.
 std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxis> &axes);
 
 /// Loads the hardware file with `settings` applied; an unknown path is an error naming it.
