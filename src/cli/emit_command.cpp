@@ -1,7 +1,6 @@
 // `dse emit` and `dse run`: a front point (explored like `dse explore`) or a mapping file turned
 // into kernel source; `run` also compiles and runs it and compares its counts with the model.
 #include <algorithm>
-#include <iostream>
 #include <sstream>
 
 #include "dse/cli/commands.hpp"
@@ -116,12 +115,11 @@ int run_kernel(const EmitArgs &args) {
   const KernelRun run = parse_kernel_run(ran.out);
   const std::vector<KernelSegment> segments = s.segments();
   bool ok = false;
-  std::cout << s.title << "\n"
-            << comparison_text(
-                   compare_counts(predicted_counts(segments, s.hw), run), run,
-                   predicted_latency_s(segments, s.hw, parse_latency_model(args.latency_model)),
-                   ok);
-  std::cout.flush();
+  write_stdout(
+      s.title + "\n" +
+      comparison_text(compare_counts(predicted_counts(segments, s.hw), run), run,
+                      predicted_latency_s(segments, s.hw, parse_latency_model(args.latency_model)),
+                      ok));
   return ok ? 0 : 2;
 }
 

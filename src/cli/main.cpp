@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "dse/cli/commands.hpp"
+#include "dse/cli/output_file.hpp"
 #include "dse/support/error.hpp"
 
 namespace {
@@ -168,19 +169,23 @@ int main(int argc, char **argv) {
     return app.exit(e);
   }
   try {
-    if (app.got_subcommand("explore"))
-      return dse::run_explore(explore);
-    if (app.got_subcommand("plot"))
-      return dse::run_plot(plot);
-    if (app.got_subcommand("sweep"))
-      return dse::run_sweep_command(sweep);
-    if (app.got_subcommand("emit"))
-      return dse::run_emit(emit);
-    if (app.got_subcommand("run"))
-      return dse::run_kernel(run);
-    if (app.got_subcommand("network"))
-      return dse::run_network(network);
-    return dse::run_eval(eval);
+    const int code = [&] {
+      if (app.got_subcommand("explore"))
+        return dse::run_explore(explore);
+      if (app.got_subcommand("plot"))
+        return dse::run_plot(plot);
+      if (app.got_subcommand("sweep"))
+        return dse::run_sweep_command(sweep);
+      if (app.got_subcommand("emit"))
+        return dse::run_emit(emit);
+      if (app.got_subcommand("run"))
+        return dse::run_kernel(run);
+      if (app.got_subcommand("network"))
+        return dse::run_network(network);
+      return dse::run_eval(eval);
+    }();
+    dse::flush_stdout(); // what was printed must have arrived, or the run failed
+    return code;
   } catch (const dse::UserError &e) {
     std::cerr << e.what() << "\n";
     return 1;

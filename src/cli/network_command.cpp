@@ -1,7 +1,5 @@
 // `dse network`: load a network and an accelerator, run the graph-level pipeline, print the
 // summary (and with --report the hotspots), and write the report directory.
-#include <filesystem>
-
 #include "dse/cli/commands.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/progress_bar.hpp"
@@ -23,23 +21,17 @@ PlanObjective parse_plan_objective(const std::string &name) {
 
 void write_report_directory(const std::string &dir, const NetworkPlan &plan, const Graph &graph,
                             const Hardware &hw, const std::string &summary, bool searched) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec || !std::filesystem::is_directory(dir))
-    throw UserError("cannot create report directory '" + dir + "'" +
-                    (ec ? ": " + ec.message() : ": a file of that name exists"));
-  const auto path = [&dir](const char *file) {
-    return (std::filesystem::path(dir) / file).string();
-  };
-  write_output(path("summary.txt"), summary);
-  write_output(path("hotspots.txt"), hotspot_report(plan, graph));
-  write_output(path("memory.csv"), memory_csv(plan, graph));
-  write_output(path("splits.csv"), splits_csv(plan, graph));
-  write_output(path("layout.csv"), layout_csv(plan, graph));
-  if (!searched)
-    return;
-  write_output(path("segments.csv"), segments_csv(plan, graph, hw));
-  write_output(path("network_front.csv"), network_front_csv(plan));
+  OutputDirectory report(dir);
+  report.write("summary.txt", summary);
+  report.write("hotspots.txt", hotspot_report(plan, graph));
+  report.write("memory.csv", memory_csv(plan, graph));
+  report.write("splits.csv", splits_csv(plan, graph));
+  report.write("layout.csv", layout_csv(plan, graph));
+  if (searched) {
+    report.write("segments.csv", segments_csv(plan, graph, hw));
+    report.write("network_front.csv", network_front_csv(plan));
+  }
+  report.commit();
 }
 
 } // namespace

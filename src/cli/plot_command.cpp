@@ -1,15 +1,14 @@
 // `dse plot`: renders fronts (several files or configurations overlaid), buffer-size curves
 // (log-log, with the I/O lower bound) and sweep summaries to SVG or PNG through gnuplot.
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
-#include <unistd.h>
 
 #include "dse/cli/commands.hpp"
 #include "dse/cli/output_file.hpp"
+#include "dse/codegen/kernel_runner.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
@@ -148,7 +147,7 @@ std::string gnuplot_script(const Plot &plot, const std::filesystem::path &dir,
   auto add = [&](const std::map<std::string, std::string> &series, const std::string &style) {
     for (const auto &[label, data] : series) {
       const std::filesystem::path file = dir / ("series" + std::to_string(n) + ".dat");
-      std::ofstream(file) << data;
+      write_output(file.string(), data);
       s << (n++ ? ", " : "") << quoted(file.string()) << " using 1:2 with " << style << " title "
         << quoted(label);
     }
@@ -184,28 +183,23 @@ int run_plot(const PlotArgs &args) {
       throw UserError(SourceLocation{path, 1, 0},
                       "not a front, sweep summary or buffer-curve CSV written by dse");
   }
-  std::string pattern = (std::filesystem::temp_directory_path() / "dse-plot-XXXXXX").string();
-  if (!::mkdtemp(pattern.data()))
-    throw UserError("cannot create a temporary directory for gnuplot");
-  const std::filesystem::path dir = pattern;
+  const ScratchDir scratch("dse-plot");
+  const std::filesystem::path &dir = scratch.path();
   const std::filesystem::path image =
       dir / ("plot" + std::filesystem::path(args.output_path).extension().string());
-  std::ofstream(dir / "plot.gp") << gnuplot_script(plot, dir, terminal, image);
+  write_output((dir / "plot.gp").string(), gnuplot_script(plot, dir, terminal, image));
   const std::string command = "gnuplot " + quoted((dir / "plot.gp").string()) + " 2> " +
                               quoted((dir / "gnuplot.log").string());
   const int status = std::system(command.c_str());
   std::ifstream rendered(image, std::ios::binary);
   std::ostringstream bytes;
   bytes << rendered.rdbuf();
-  std::error_code ec;
   if (status != 0 || bytes.str().empty()) {
     std::ifstream log(dir / "gnuplot.log");
     std::ostringstream why;
     why << log.rdbuf();
-    std::filesystem::remove_all(dir, ec);
     throw UserError("gnuplot failed (is the gnuplot package installed?): " + why.str());
   }
-  std::filesystem::remove_all(dir, ec);
   write_output(args.output_path, bytes.str());
   return 0;
 }

@@ -355,10 +355,14 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
                 "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound\n" +
                 buffer_curves(args, axes, configs, workloads, outputs, cap_axis, answers)
           : "";
-  write_output(args.output_path, fronts);
-  write_output(output_beside(args.output_path, "-summary.csv"), summary);
+  OutputSet files;
+  files.stage(args.output_path, fronts);
+  files.stage(output_beside(args.output_path, "-summary.csv"), summary);
   if (args.buffer_curve)
-    write_output(output_beside(args.output_path, "-buffer-curve.csv"), curve);
+    files.stage(output_beside(args.output_path, "-buffer-curve.csv"), curve);
+  else
+    files.stage_removal(output_beside(args.output_path, "-buffer-curve.csv"));
+  files.commit();
   if (args.verbose)
     std::cerr << cases.size() << " cases (" << configs.size() << " configurations x "
               << workloads.size() << " workloads) on " << group.size() << " process(es) in "

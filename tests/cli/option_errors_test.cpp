@@ -90,7 +90,8 @@ TEST_F(OptionErrors, OutputInANonexistentDirectory) {
     const std::vector<std::string> before = listing();
     const RunResult r = run(args);
     EXPECT_EQ(r.exit_code, 1) << args[0];
-    EXPECT_EQ(r.err, "error: cannot write output file 'missing/front.csv'\n");
+    EXPECT_EQ(r.err,
+              "error: cannot write output file 'missing/front.csv': No such file or directory\n");
     EXPECT_EQ(r.out, "");
     EXPECT_EQ(listing(), before) << args[0] << " created a file or directory";
   }
