@@ -25,6 +25,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "dse/config/onnx_loader.hpp"
 #include "dse/ir/graph_shapes.hpp"
@@ -111,12 +112,20 @@ private:
 
   int add_tensor(const YamlMap &m, const YAML::Node &at, const std::string &name, Shape shape,
                  TensorKind kind) {
-    if (graph_.tensor_index(name) >= 0)
+    if (tensor_index(name) >= 0)
       m.fail(at, "tensor '" + name + "' is already defined");
     if (!within_tensor_limits(shape))
       m.fail(at, "tensor '" + name + "': " + beyond_tensor_limits(shape));
     graph_.tensors.push_back({name, std::move(shape), kind, -1, {}, false});
-    return static_cast<int>(graph_.tensors.size()) - 1;
+    const int index = static_cast<int>(graph_.tensors.size()) - 1;
+    tensor_of_.emplace(name, index);
+    return index;
+  }
+
+  /// Graph::tensor_index by a map: a linear scan per name would make loading quadratic.
+  int tensor_index(const std::string &name) const {
+    const auto it = tensor_of_.find(name);
+    return it == tensor_of_.end() ? -1 : it->second;
   }
 
   void read_input(const YAML::Node &node, size_t index) {
@@ -135,7 +144,7 @@ private:
       top.fail(outputs, "outputs must list at least one tensor");
     for (size_t i = 0; i < outputs.size(); ++i) {
       const std::string name = top.string_value(outputs[i], "outputs");
-      const int t = graph_.tensor_index(name);
+      const int t = tensor_index(name);
       if (t < 0 || graph_.tensor(t).kind != TensorKind::Activation)
         top.fail(outputs[i], "output '" + name + "' is not produced by any node");
       graph_.outputs.push_back(t);
@@ -148,8 +157,7 @@ private:
     n.name = unnamed.name("name");
     n.where = location_of(node, file_);
     n.source_index = index;
-    if (std::any_of(graph_.nodes.begin(), graph_.nodes.end(),
-                    [&](const GraphNode &o) { return o.name == n.name; }))
+    if (!node_names_.insert(n.name).second)
       unnamed.fail(unnamed.required("name"), "duplicate node name '" + n.name + "'");
     const YamlMap m(node, file_, "node '" + n.name + "'");
     n.op_type = m.name("op");
@@ -192,7 +200,7 @@ private:
       m.fail(list, "inputs must list at least one tensor");
     for (size_t i = 0; i < list.size(); ++i) {
       const std::string name = m.string_value(list[i], "inputs");
-      const int t = graph_.tensor_index(name);
+      const int t = tensor_index(name);
       if (t < 0)
         m.fail(list[i], "input '" + name + "' is not a graph input or an earlier node's output");
       n.inputs.push_back(t);
@@ -308,6 +316,8 @@ private:
 
   std::string file_;
   Graph graph_;
+  std::map<std::string, int> tensor_of_;
+  std::set<std::string> node_names_;
 };
 
 bool has_extension(const std::string &path, std::initializer_list<const char *> extensions) {

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "dse/config/einsum_parser.hpp"
 #include "einsum_binding.hpp"
@@ -86,8 +87,7 @@ private:
     const YamlMap unnamed(node, file_name_, "ops[" + std::to_string(index) + "]");
     Operator op;
     op.name = unnamed.name("name");
-    if (std::any_of(workload_.ops.begin(), workload_.ops.end(),
-                    [&](const Operator &o) { return o.name == op.name; }))
+    if (!op_names_.insert(op.name).second)
       unnamed.fail(unnamed.required("name"), "duplicate op name '" + op.name + "'");
     op.where = location_of(node, file_name_);
     const YamlMap m(node, file_name_, "op '" + op.name + "'");
@@ -207,6 +207,7 @@ private:
   std::string file_name_;
   Workload workload_;
   std::map<std::string, TensorRecord> tensors_;
+  std::set<std::string> op_names_;
 };
 
 } // namespace

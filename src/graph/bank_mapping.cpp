@@ -111,7 +111,9 @@ struct Constraint {
 
 class BankMapper {
 public:
-  explicit BankMapper(const Graph &g) : g_(g), domain_(g.tensors.size()) {
+  explicit BankMapper(const Graph &g)
+      : g_(g), domain_(g.tensors.size()), constraints_of_(g.tensors.size()),
+        first_fixed_reader_(g.tensors.size(), -1), first_writer_(g.tensors.size(), -1) {
     for (size_t t = 0; t < g.tensors.size(); ++t)
       for (int d = 0; d < rank_of(g, static_cast<int>(t)); ++d)
         domain_[t].insert(d);
@@ -121,18 +123,36 @@ public:
           domain_[static_cast<size_t>(out)] = {f};
         for (size_t k = 0; k < g.nodes[v].inputs.size(); ++k)
           if (g.tensor(g.nodes[v].inputs[k]).kind != TensorKind::Weight)
-            constraints_.push_back({static_cast<int>(v), g.nodes[v].inputs[k], out,
-                                    input_rule(g, static_cast<int>(v), k, out), false});
+            add_constraint({static_cast<int>(v), g.nodes[v].inputs[k], out,
+                            input_rule(g, static_cast<int>(v), k, out), false});
       }
   }
 
+  /// Narrows the domains in sweeps over the constraints, in order, until a sweep changes
+  /// nothing. A sweep evaluates only the constraints whose domains changed since their last
+  /// evaluation: narrowing is idempotent, so the others would change nothing, and the sweeps
+  /// and their outcome are those of evaluating every constraint, in time linear in the changes.
   BankMapping run() {
     BankMapping m;
+    std::set<size_t> due, next_sweep;
+    for (size_t i = 0; i < constraints_.size(); ++i)
+      due.insert(i);
+    std::vector<int> changed_tensors;
     for (bool changed = true; changed; ++m.iterations) {
       changed = false;
-      for (Constraint &c : constraints_)
-        if (!c.cut)
-          changed |= narrow(c, m.conflicts);
+      while (!due.empty()) {
+        const size_t i = *due.begin();
+        due.erase(due.begin());
+        if (constraints_[i].cut)
+          continue;
+        changed_tensors.clear();
+        changed |= narrow(constraints_[i], m.conflicts, changed_tensors);
+        for (int t : changed_tensors)
+          for (size_t j : constraints_of_[static_cast<size_t>(t)])
+            if (j != i)
+              (j > i ? due : next_sweep).insert(j);
+      }
+      std::swap(due, next_sweep);
     }
     m.global = assign(false);
     m.local = assign(true);
@@ -140,7 +160,22 @@ public:
   }
 
 private:
-  bool narrow(Constraint &c, int &conflicts) {
+  void add_constraint(Constraint c) {
+    const int index = static_cast<int>(constraints_.size());
+    constraints_of_[static_cast<size_t>(c.in)].push_back(static_cast<size_t>(index));
+    constraints_of_[static_cast<size_t>(c.out)].push_back(static_cast<size_t>(index));
+    int &fixed_reader = first_fixed_reader_[static_cast<size_t>(c.in)];
+    if (fixed_reader < 0 && c.rule.required >= 0)
+      fixed_reader = index;
+    int &writer = first_writer_[static_cast<size_t>(c.out)];
+    if (writer < 0)
+      writer = index;
+    constraints_.push_back(std::move(c));
+  }
+
+  /// Narrows the domains of `c`'s tensors (or cuts `c`); true if anything changed. The tensors
+  /// whose domain changed are appended to `changed_tensors`.
+  bool narrow(Constraint &c, int &conflicts, std::vector<int> &changed_tensors) {
     AxisSet &in = domain_[static_cast<size_t>(c.in)];
     AxisSet &out = domain_[static_cast<size_t>(c.out)];
     AxisSet new_in, new_out;
@@ -162,10 +197,13 @@ private:
       ++conflicts;
       return true;
     }
-    const bool changed = new_in != in || new_out != out;
+    if (new_in != in)
+      changed_tensors.push_back(c.in);
+    if (new_out != out)
+      changed_tensors.push_back(c.out);
     in = std::move(new_in);
     out = std::move(new_out);
-    return changed;
+    return !changed_tensors.empty();
   }
 
   /// The input axis constraint `c` needs for output axis `out_axis`, or -1 if none gives it.
@@ -209,9 +247,8 @@ private:
   }
 
   int input_axis(int t, bool local) const {
-    for (const Constraint &c : constraints_)
-      if (c.in == t && c.rule.required >= 0)
-        return c.rule.required; // what its first fixed consumer needs
+    if (const int c = first_fixed_reader_[static_cast<size_t>(t)]; c >= 0)
+      return constraints_[static_cast<size_t>(c)].rule.required; // its first fixed consumer's
     return local ? preferred(t, domain_[static_cast<size_t>(t)])
                  : *domain_[static_cast<size_t>(t)].begin();
   }
@@ -220,12 +257,10 @@ private:
     if (const int f = fixed_output(g_, node, out); f >= 0)
       return f;
     AxisSet reachable; // output axes the first input can give
-    const Constraint *first = nullptr;
-    for (const Constraint &c : constraints_)
-      if (c.node == node && c.out == out && !first)
-        first = &c;
-    if (!first)
+    const int c = first_writer_[static_cast<size_t>(out)];
+    if (c < 0)
       return 0; // computed from weights only
+    const Constraint *first = &constraints_[static_cast<size_t>(c)];
     for (int o : first->rule.to_out)
       if (o >= 0)
         reachable.insert(o);
@@ -242,6 +277,11 @@ private:
   const Graph &g_;
   std::vector<AxisSet> domain_;
   std::vector<Constraint> constraints_;
+  std::vector<std::vector<size_t>> constraints_of_; // per tensor: constraints reading or writing it
+  // Per tensor, the first constraint that reads it with a fixed axis, and the first that
+  // writes it (its producer's first activation input); -1 if none.
+  std::vector<int> first_fixed_reader_;
+  std::vector<int> first_writer_;
 };
 
 } // namespace

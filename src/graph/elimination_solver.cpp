@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 namespace dse {
 
@@ -51,10 +52,16 @@ CostMatrix oriented(const CostEdge &e, int node) {
 
 int other(const CostEdge &e, int node) { return e.from == node ? e.to : e.from; }
 
+/// Eliminates nodes and merges parallel edges until neither applies. Removed edges are only
+/// marked dead, and each node keeps the ids of its edges, so that a pass over the nodes takes
+/// time linear in the graph; the edges left are compacted in their original order at the end.
 class Reducer {
 public:
   Reducer(State &s, const std::vector<size_t> &original_options)
-      : s_(s), original_(original_options) {}
+      : s_(s), original_(original_options), dead_(s.edges.size(), false), edges_of_(s.cost.size()) {
+    for (size_t e = 0; e < s_.edges.size(); ++e)
+      index_edge(e);
+  }
 
   void reduce() {
     for (bool changed = true; changed;) {
@@ -63,34 +70,52 @@ public:
         if (s_.alive[v])
           changed |= eliminate(static_cast<int>(v));
     }
+    compact_edges();
   }
 
 private:
-  std::vector<size_t> incident(int v) const {
-    std::vector<size_t> out;
-    for (size_t e = 0; e < s_.edges.size(); ++e)
-      if (s_.edges[e].from == v || s_.edges[e].to == v)
-        out.push_back(e);
-    return out;
+  void index_edge(size_t e) {
+    const CostEdge &edge = s_.edges[e];
+    edges_of_[static_cast<size_t>(edge.from)].push_back(e);
+    if (edge.to != edge.from)
+      edges_of_[static_cast<size_t>(edge.to)].push_back(e);
   }
 
-  /// Edge elimination: parallel edges become one edge with the summed matrix.
+  /// The live edges at `v`, in edge order (dead ids are dropped from its list on the way).
+  std::vector<size_t> incident(int v) {
+    std::vector<size_t> &ids = edges_of_[static_cast<size_t>(v)];
+    std::erase_if(ids, [this](size_t e) { return dead_[e]; });
+    return ids;
+  }
+
+  /// Edge elimination: parallel edges become one edge, the first, with the summed matrix (the
+  /// later ones added last first).
   bool merge_parallel_edges() {
+    std::map<std::pair<int, int>, std::vector<size_t>> parallel;
+    for (size_t e = 0; e < s_.edges.size(); ++e)
+      if (!dead_[e])
+        parallel[std::minmax(s_.edges[e].from, s_.edges[e].to)].push_back(e);
     bool merged = false;
-    for (size_t i = 0; i < s_.edges.size(); ++i)
-      for (size_t j = s_.edges.size(); j-- > i + 1;) {
-        CostEdge &a = s_.edges[i];
-        const CostEdge &b = s_.edges[j];
-        if (std::minmax(a.from, a.to) != std::minmax(b.from, b.to))
-          continue;
-        const CostMatrix m = oriented(b, a.from);
+    for (const auto &[ends, ids] : parallel) {
+      CostEdge &a = s_.edges[ids[0]];
+      for (size_t k = ids.size(); k-- > 1;) {
+        const CostMatrix m = oriented(s_.edges[ids[k]], a.from);
         for (size_t x = 0; x < a.cost.size(); ++x)
           for (size_t y = 0; y < a.cost[x].size(); ++y)
             a.cost[x][y] += m[x][y];
-        s_.edges.erase(s_.edges.begin() + static_cast<std::ptrdiff_t>(j));
+        dead_[ids[k]] = true;
         merged = true;
       }
+    }
     return merged;
+  }
+
+  void compact_edges() {
+    std::vector<CostEdge> live;
+    for (size_t e = 0; e < s_.edges.size(); ++e)
+      if (!dead_[e])
+        live.push_back(std::move(s_.edges[e]));
+    s_.edges = std::move(live);
   }
 
   Record record(int v, int a, int b) const {
@@ -100,8 +125,8 @@ private:
   }
 
   void remove_edges(const std::vector<size_t> &edges) {
-    for (size_t k = edges.size(); k-- > 0;)
-      s_.edges.erase(s_.edges.begin() + static_cast<std::ptrdiff_t>(edges[k]));
+    for (size_t e : edges)
+      dead_[e] = true;
   }
 
   /// Folds every edge of a single-option node into its neighbours' costs.
@@ -186,12 +211,16 @@ private:
             s_.ids[static_cast<size_t>(v)][arg];
       }
     s_.records.push_back(std::move(r));
-    remove_edges({std::min(e1, e2), std::max(e1, e2)});
+    remove_edges({e1, e2});
     s_.edges.push_back(std::move(merged));
+    dead_.push_back(false);
+    index_edge(s_.edges.size() - 1);
   }
 
   State &s_;
   const std::vector<size_t> &original_;
+  std::vector<bool> dead_;                    // per edge of s_.edges
+  std::vector<std::vector<size_t>> edges_of_; // per node: its edges, ascending (dead ones too)
 };
 
 /// Keeps only option `o` of node `v` (in its costs, ids and edge matrices).

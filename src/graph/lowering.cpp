@@ -95,7 +95,7 @@ private:
     op.over_dim = over;
     op.ops_per_element = ops_per_element;
     op.tensor = result_;
-    op.out = result_ + "a" + std::to_string(w_.ops.size());
+    op.out = tensor_name("Y") + "a" + std::to_string(w_.ops.size()); // unique: one op each
     result_ = op.out;
     w_.ops.push_back(std::move(op));
   }

@@ -17,11 +17,13 @@ namespace {
 /// For every einsum, the links it starts, with attached operators gathered along the way.
 std::vector<ChainLink> collect_links(const Workload &workload) {
   std::vector<ChainLink> links;
+  std::vector<const std::string *> latest;      // per link: its result so far
   std::map<std::string, size_t> link_of_tensor; // tensor -> link that yields it
   for (size_t i = 0; i < workload.ops.size(); ++i) {
     const Operator &op = workload.ops[i];
     if (op.kind == OpKind::Einsum) {
       links.push_back({static_cast<int>(i), {}});
+      latest.push_back(&op.einsum.output.tensor);
       link_of_tensor[op.einsum.output.tensor] = links.size() - 1;
       continue;
     }
@@ -29,10 +31,11 @@ std::vector<ChainLink> collect_links(const Workload &workload) {
     if (it == link_of_tensor.end())
       throw UserError(op.where, "op '" + op.name + "' reads tensor '" + op.tensor +
                                     "', which no einsum before it produces");
-    if (link_result_tensor(workload, links[it->second]) != op.tensor)
+    if (*latest[it->second] != op.tensor)
       throw UserError(op.where, "op '" + op.name + "' reads tensor '" + op.tensor +
                                     "', which is not the latest result of its einsum");
     links[it->second].attached_ops.push_back(static_cast<int>(i));
+    latest[it->second] = &op.out;
     link_of_tensor[op.out] = it->second;
   }
   return links;

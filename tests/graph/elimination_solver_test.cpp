@@ -1,10 +1,11 @@
 // Tests of src/graph/elimination_solver.cpp: node and edge elimination equals brute force on
-// random series-parallel graphs; the fallback is exact with enough branches and flagged
-// inexact without them.
+// random series-parallel graphs and dynamic programming on long paths; the fallback is exact
+// with enough branches and flagged inexact without them.
 #include "dse/graph/elimination_solver.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <limits>
 #include <random>
@@ -98,6 +99,36 @@ TEST(EliminationSolver, EqualsBruteForceOnSeriesParallelGraphs) {
     EXPECT_TRUE(e.exact);
     EXPECT_EQ(e.branched_nodes, 0) << "seed " << seed;
     EXPECT_EQ(e.cost, brute_force(g)) << "seed " << seed;
+    EXPECT_EQ(e.cost, assignment_cost(g, e.option));
+  }
+}
+
+/// The optimum of a path 0 - 1 - ... - n-1 (edge i joins i and i+1) by dynamic programming.
+double path_optimum(const CostGraph &g) {
+  std::vector<double> best = g.node_costs[0];
+  for (size_t v = 1; v < g.node_costs.size(); ++v) {
+    const CostEdge &e = g.edges[v - 1];
+    std::vector<double> next(g.node_costs[v].size(), std::numeric_limits<double>::infinity());
+    for (size_t a = 0; a < best.size(); ++a)
+      for (size_t b = 0; b < next.size(); ++b) {
+        const double edge = e.from == static_cast<int>(v) ? e.cost[b][a] : e.cost[a][b];
+        next[b] = std::min(next[b], best[a] + edge + g.node_costs[v][b]);
+      }
+    best = std::move(next);
+  }
+  return *std::min_element(best.begin(), best.end());
+}
+
+TEST(EliminationSolver, EqualsDynamicProgrammingOnLongPaths) {
+  for (unsigned seed = 0; seed < 5; ++seed) {
+    RandomCosts r(seed);
+    CostGraph g;
+    r.add_node(g);
+    for (int v = 1; v < 5000; ++v)
+      r.add_edge(g, v - 1, r.add_node(g));
+    const EliminationResult e = solve_min_plus(g);
+    EXPECT_TRUE(e.exact);
+    EXPECT_EQ(e.cost, path_optimum(g)) << "seed " << seed;
     EXPECT_EQ(e.cost, assignment_cost(g, e.option));
   }
 }
