@@ -43,6 +43,7 @@ std::string front_point_mapping(const EmitArgs &args, const Workload &workload,
   options.objectives = parse_objective_list(args.objectives);
   options.latency_model = parse_latency_model(args.latency_model);
   options.threads = args.threads;
+  options.limits = args.limits;
   ExploreResult result;
   {
     ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());

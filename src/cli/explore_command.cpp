@@ -34,6 +34,21 @@ std::vector<Objective> parse_objective_list(const std::string &list) {
   return out;
 }
 
+namespace {
+
+/// With -v, before a problem's tilings are evaluated: what it will decide and how long that
+/// should take.
+std::string estimate_line(const std::string &label, const SearchEstimate &e) {
+  std::ostringstream out;
+  out.precision(2);
+  out << label << ": " << e.candidates << " candidates x " << e.tilings << " tilings = "
+      << count_text(e.mappings) << " mappings to decide, expected time about "
+      << e.expected_seconds << " s";
+  return out.str();
+}
+
+} // namespace
+
 int run_explore(const ExploreArgs &args) {
   SearchOptions options;
   options.menu = parse_tile_menu(args.tiles);
@@ -42,16 +57,24 @@ int run_explore(const ExploreArgs &args) {
   options.threads = args.threads;
   options.fusion = !args.no_fusion;
   options.recompute = !args.no_recompute;
+  options.limits = args.limits;
   const Hardware hw = load_hardware(args.hw_path);
   const Workload workload = load_workload(args.workload_path);
 
   ExploreResult result;
   {
     ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());
-    result = explore(workload, hw, options,
-                     [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
-                       bar.update(label, done, total);
-                     });
+    EstimateReporter estimate;
+    if (args.verbose)
+      estimate = [&bar](const std::string &label, const SearchEstimate &e) {
+        bar.note(estimate_line(label, e));
+      };
+    result = explore(
+        workload, hw, options,
+        [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
+          bar.update(label, done, total);
+        },
+        estimate);
   }
   if (args.verbose)
     std::cerr << search_statistics(result);

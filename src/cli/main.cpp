@@ -1,7 +1,9 @@
 // Entry point of the `dse` command: subcommand parsing and the single place where user errors
 // are printed and turned into an exit code.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
+#include <new>
 
 #include "dse/cli/commands.hpp"
 #include "dse/cli/output_file.hpp"
@@ -14,6 +16,30 @@ void add_space_flags(CLI::App *cmd, bool &no_fusion, bool &no_recompute) {
   cmd->add_flag("--no-fusion", no_fusion, "search chains one operator at a time");
   cmd->add_flag("--no-recompute", no_recompute,
                 "leave out fused dataflows that recompute the producer");
+}
+
+/// --max-tilings and --max-loop-nests: how large a problem's spaces may be (1e9 is accepted).
+void add_space_limits(CLI::App *cmd, dse::SpaceLimits &limits) {
+  const CLI::Validator whole(
+      [](std::string &text) {
+        char *end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        const bool ok = end != text.c_str() && *end == '\0' && v >= 1 && v <= 1e15 &&
+                        v == static_cast<double>(static_cast<std::uint64_t>(v));
+        return ok ? std::string{} : "expected a whole number from 1 to 1e15, got '" + text + "'";
+      },
+      "1..1e15");
+  cmd->add_option_function<double>(
+         "--max-tilings", [&limits](double v) { limits.max_tilings = static_cast<std::uint64_t>(v); },
+         "largest tiling space searched per problem (default " +
+             dse::count_text(static_cast<double>(limits.max_tilings)) + ")")
+      ->check(whole);
+  cmd->add_option_function<double>(
+         "--max-loop-nests",
+         [&limits](double v) { limits.max_loop_nests = static_cast<std::uint64_t>(v); },
+         "largest number of loop nests enumerated per problem (default " +
+             dse::count_text(static_cast<double>(limits.max_loop_nests)) + ")")
+      ->check(whole);
 }
 
 void add_explore(CLI::App &app, dse::ExploreArgs &a) {
@@ -38,6 +64,7 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
                   "print front point N as a mapping file (dse eval --mapping) on stdout")
       ->check(CLI::NonNegativeNumber);
   add_space_flags(cmd, a.no_fusion, a.no_recompute);
+  add_space_limits(cmd, a.limits);
 }
 
 void add_eval(CLI::App &app, dse::EvalArgs &a) {
@@ -78,6 +105,7 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   add_space_flags(cmd, a.no_fusion, a.no_recompute);
+  add_space_limits(cmd, a.limits);
 }
 
 void add_plot(CLI::App &app, dse::PlotArgs &a) {
@@ -103,6 +131,7 @@ void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
       ->check(CLI::Range(0, 4096));
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
+  add_space_limits(cmd, a.limits);
 }
 
 void add_emit(CLI::App &app, dse::EmitArgs &a) {
@@ -142,6 +171,7 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   add_space_flags(cmd, a.no_fusion, a.no_recompute);
+  add_space_limits(cmd, a.limits);
 }
 
 } // namespace
@@ -188,6 +218,13 @@ int main(int argc, char **argv) {
     return code;
   } catch (const dse::UserError &e) {
     std::cerr << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc &) {
+    std::cerr << "out of memory: the search needs more memory than this machine has; try a "
+                 "smaller --tiles menu or lower --max-tilings / --max-loop-nests\n";
+    return 1;
+  } catch (const std::exception &e) { // a bug: report it rather than abort
+    std::cerr << "internal error: " << e.what() << "\n";
     return 1;
   }
 }

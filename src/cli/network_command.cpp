@@ -44,12 +44,13 @@ int run_network(const NetworkArgs &args) {
   options.search.threads = args.threads;
   options.search.fusion = !args.no_fusion;
   options.search.recompute = !args.no_recompute;
+  options.search.limits = args.limits;
   options.search_segments = !args.no_search;
   const Hardware hw = load_hardware(args.hw_path);
   const Graph graph = load_network(args.model_path);
   NetworkPlan plan;
   {
-    ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());
+    ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal(), "compute nodes");
     options.progress = [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
       bar.update(label, done, total);
     };

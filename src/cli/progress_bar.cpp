@@ -1,8 +1,11 @@
-// Progress bar drawing: percentage, bar and remaining time extrapolated from the elapsed time.
+// Progress bar drawing: percentage, bar, count done of the total and remaining time extrapolated
+// from the elapsed time.
 #include "dse/cli/progress_bar.hpp"
 
 #include <cstdio>
 #include <unistd.h>
+
+#include "dse/search/space_limits.hpp"
 
 namespace dse {
 
@@ -29,10 +32,20 @@ void ProgressBar::update(const std::string &label, std::uint64_t done, std::uint
   const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(fraction * kWidth);
-  std::fprintf(stderr, "\r%-24.24s [%.*s%*s] %5.1f%% ETA %6.1fs", label.c_str(), filled,
-               "##############################", kWidth - filled, "", 100 * fraction, eta);
+  std::fprintf(stderr, "\r%-24.24s [%.*s%*s] %5.1f%% %7s/%-7s %s ETA %6.1fs", label.c_str(),
+               filled, "##############################", kWidth - filled, "", 100 * fraction,
+               count_text(static_cast<double>(done)).c_str(),
+               count_text(static_cast<double>(total)).c_str(), unit_.c_str(), eta);
   std::fflush(stderr);
   drawn_ = true;
+}
+
+void ProgressBar::note(const std::string &line) {
+  if (drawn_)
+    std::fputs("\n", stderr); // the bar stays, finished or not, above the line
+  drawn_ = false;
+  std::fprintf(stderr, "%s\n", line.c_str());
+  std::fflush(stderr);
 }
 
 } // namespace dse

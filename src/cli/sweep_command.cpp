@@ -239,6 +239,7 @@ SearchOptions sweep_options(const SweepArgs &args) {
   options.threads = args.threads;
   options.fusion = !args.no_fusion;
   options.recompute = !args.no_recompute;
+  options.limits = args.limits;
   if (args.buffer_curve)
     options.objectives = {Objective::Latency, Objective::Energy, Objective::Dram};
   return options;

@@ -55,7 +55,95 @@ std::vector<int> owned_tensors(const Problem &p, int op) {
   return out;
 }
 
+double factorial(size_t n) {
+  double f = 1;
+  for (size_t i = 2; i <= n; ++i)
+    f *= static_cast<double>(i);
+  return f;
+}
+
+/// Counts what enumerate_prefix_choices and enumerate_local_plans would list, per set of prefix
+/// dimensions (the counts do not depend on the order of the prefix).
+class LocalPlanCounter {
+public:
+  LocalPlanCounter(const Problem &p, bool allow_recompute, double stop_above)
+      : p_(p), allow_recompute_(allow_recompute), stop_above_(stop_above),
+        in_prefix_(p.workload->dims.size(), false) {}
+
+  double count() {
+    add_subsets_from(0);
+    return total_;
+  }
+
+private:
+  /// Adds the prefix set marked so far and every set that extends it with dims from `next` on.
+  void add_subsets_from(size_t next) {
+    if (total_ > stop_above_)
+      return;
+    double plans = 0;
+    for (size_t o = 0; o < p_.ops.size(); ++o)
+      plans += local_plans(static_cast<int>(o));
+    total_ += prefix_choices() * plans;
+    for (size_t i = next; i < p_.prefix_dims.size(); ++i) {
+      const int d = p_.prefix_dims[i];
+      if (!allow_recompute_ && contains(p_.consumer_only_dims, d))
+        continue;
+      in_prefix_[static_cast<size_t>(d)] = true;
+      add_subsets_from(i + 1);
+      in_prefix_[static_cast<size_t>(d)] = false;
+    }
+  }
+
+  /// Orders of the prefix set times the intermediate's legal depths. A depth right below a
+  /// dimension indexing the intermediate is legal when every recompute loop lies above it, which
+  /// holds in 1 / (c + 1) of the orders for each of those i dimensions; depth 0 only when c = 0.
+  double prefix_choices() const {
+    const TensorAccess *inter =
+        p_.fused() ? &p_.tensors[static_cast<size_t>(p_.intermediate)].access : nullptr;
+    size_t j = 0, i = 0, c = 0;
+    for (int d : p_.prefix_dims) {
+      if (!in_prefix_[static_cast<size_t>(d)])
+        continue;
+      ++j;
+      i += inter->uses(d) ? 1 : 0;
+      c += contains(p_.consumer_only_dims, d) ? 1 : 0;
+    }
+    if (c == 0)
+      return factorial(j) * static_cast<double>(1 + i);
+    return factorial(j) * static_cast<double>(i) / static_cast<double>(c + 1);
+  }
+
+  /// Orders of op's own loops times the depth options of each tensor it owns.
+  double local_plans(int op) const {
+    std::vector<int> path;
+    for (int d : p_.prefix_dims)
+      if (in_prefix_[static_cast<size_t>(d)])
+        path.push_back(d);
+    size_t own = 0;
+    for (int d : p_.ops[static_cast<size_t>(op)].tiled_dims)
+      if (!in_prefix_[static_cast<size_t>(d)]) {
+        path.push_back(d);
+        ++own;
+      }
+    double plans = factorial(own);
+    for (int t : owned_tensors(p_, op))
+      plans *= static_cast<double>(
+          depth_options(path, p_.tensors[static_cast<size_t>(t)].access).size());
+    return plans;
+  }
+
+  const Problem &p_;
+  bool allow_recompute_;
+  double stop_above_;
+  std::vector<bool> in_prefix_; // per workload dim
+  double total_ = 0;
+};
+
 } // namespace
+
+double count_local_plans(const Problem &problem, bool allow_recompute, double stop_above) {
+  return LocalPlanCounter(problem, allow_recompute, stop_above).count();
+}
 
 std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem) {
   if (!problem.fused())

@@ -75,6 +75,31 @@ const char *tile_menu_name(TileMenu menu) {
   return "?";
 }
 
+std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size) {
+  std::int64_t count = 1; // the full size
+  switch (menu) {
+  case TileMenu::Divisors:
+    count = 0;
+    for (std::int64_t d = 1; d * d <= size; ++d)
+      if (size % d == 0)
+        count += d * d == size ? 1 : 2;
+    break;
+  case TileMenu::PowersOfTwo:
+    for (std::int64_t t = 1; t < size; t *= 2)
+      ++count;
+    break;
+  case TileMenu::ArrayMultiples:
+    for (std::int64_t t = 1; t < std::min(size, array_size); t *= 2)
+      ++count;
+    count += (size - 1) / array_size;
+    break;
+  case TileMenu::All:
+    count = size;
+    break;
+  }
+  return count;
+}
+
 std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size) {
   std::vector<std::int64_t> out;
   switch (menu) {

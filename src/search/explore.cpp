@@ -42,8 +42,8 @@ std::string segment_label(const Problem &p) {
 class Explorer {
 public:
   Explorer(const Workload &w, const Hardware &hw, const SearchOptions &options,
-           const ProgressReporter &progress)
-      : workload_(w), hw_(hw), options_(options), progress_(progress) {
+           const ProgressReporter &progress, const EstimateReporter &estimate)
+      : workload_(w), hw_(hw), options_(options), progress_(progress), estimate_(estimate) {
     options_.objectives = composable(options.objectives);
   }
 
@@ -96,6 +96,10 @@ private:
       options.progress = [this, label = segment_label(p)](std::uint64_t done, std::uint64_t total) {
         progress_(label, done, total);
       };
+    if (estimate_)
+      options.estimate = [this, label = segment_label(p)](const SearchEstimate &e) {
+        estimate_(label, e);
+      };
     const ProblemFront found = search_problem(p, hw_, options);
     result_.summaries.push_back({segment_label(p), found.stats});
     min_need_.push_back(found.min_buffer_words);
@@ -114,6 +118,7 @@ private:
   const Hardware &hw_;
   SearchOptions options_;
   ProgressReporter progress_;
+  EstimateReporter estimate_;
   ExploreResult result_;
   std::vector<double> min_need_;
 };
@@ -165,9 +170,9 @@ std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
 }
 
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
-                      const ProgressReporter &progress) {
+                      const ProgressReporter &progress, const EstimateReporter &estimate) {
   const auto start = std::chrono::steady_clock::now();
-  Explorer explorer(workload, hw, options, progress);
+  Explorer explorer(workload, hw, options, progress, estimate);
   std::vector<FrontPoint> front{FrontPoint{}};
   for (const Chain &chain : detect_chains(workload)) {
     const std::vector<FrontPoint> chain_front = explorer.chain_front(chain);

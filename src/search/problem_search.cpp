@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 #include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 #include <tuple>
@@ -331,6 +332,23 @@ std::uint64_t block_size(const Prepared &p, const SearchOptions &options) {
   return std::clamp<std::uint64_t>((std::uint64_t{1} << 21) / rows, 16, 2048);
 }
 
+/// Thread time per tiling (its basis values and best spatial mappings) and per mapping decided,
+/// measured on the development machine and rounded up, so that the expected time errs long.
+constexpr double kSecondsPerTiling = 2e-6;
+constexpr double kSecondsPerMapping = 5e-9;
+
+SearchEstimate estimate_search(std::uint64_t candidates, std::uint64_t tilings, int threads) {
+  SearchEstimate e;
+  e.candidates = candidates;
+  e.tilings = tilings;
+  e.mappings = static_cast<double>(candidates) * static_cast<double>(tilings);
+  const int workers = threads > 0 ? threads : tbb::info::default_concurrency();
+  e.expected_seconds =
+      (static_cast<double>(tilings) * kSecondsPerTiling + e.mappings * kSecondsPerMapping) /
+      static_cast<double>(std::max(workers, 1));
+  return e;
+}
+
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -352,9 +370,13 @@ ProblemFront make_result(const SearchOptions &options, std::shared_ptr<const Can
 ProblemFront search_problem(const Problem &problem, const Hardware &hw,
                             const SearchOptions &options) {
   const auto start = std::chrono::steady_clock::now();
-  const TilingSpace tilings(problem, options.menu,
-                            std::min(hw.effective_rows(), hw.effective_cols()));
+  const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
+  check_space_limits(problem, options.menu, array_size, options.recompute, options.limits);
+  const TilingSpace tilings(problem, options.menu, array_size);
   ProblemFront result = make_result(options, candidate_space(problem, hw, options), tilings.size());
+  const std::uint64_t candidates = result.space->stats.candidates_after();
+  if (options.estimate)
+    options.estimate(estimate_search(candidates, tilings.size(), options.threads));
   const Prepared p = prepare(problem, hw, *result.space, tilings, options);
   result.stats.basis_functions = p.basis.factors.size();
 
@@ -368,7 +390,7 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
       return;
     std::lock_guard lock(progress_mutex);
     done += tilings_done;
-    options.progress(done, tilings.size());
+    options.progress(done * candidates, result.stats.mappings);
   };
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
   arena.execute([&] {
@@ -395,8 +417,9 @@ ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
                                  const SearchOptions &options, Pruning pruning,
                                  std::uint64_t max_tilings) {
   const auto start = std::chrono::steady_clock::now();
-  const TilingSpace tilings(problem, options.menu,
-                            std::min(hw.effective_rows(), hw.effective_cols()));
+  const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
+  check_space_limits(problem, options.menu, array_size, options.recompute, options.limits);
+  const TilingSpace tilings(problem, options.menu, array_size);
   ProblemFront result =
       make_result(options,
                   std::make_shared<const CandidateSpace>(build_candidate_space(

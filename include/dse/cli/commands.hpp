@@ -8,6 +8,7 @@
 #include "dse/model/cost.hpp"
 #include "dse/model/tiling.hpp"
 #include "dse/search/pareto_front.hpp"
+#include "dse/search/space_limits.hpp"
 
 namespace dse {
 
@@ -25,6 +26,7 @@ struct ExploreArgs {
   int emit_mapping = -1;     // front point to print as a mapping file, or -1
   bool no_fusion = false;    // search chains one operator at a time
   bool no_recompute = false; // leave out fused dataflows that recompute the producer
+  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 struct EvalArgs {
@@ -51,6 +53,7 @@ struct SweepArgs {
   bool progress = false;
   bool no_fusion = false;
   bool no_recompute = false;
+  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 struct PlotArgs {
@@ -74,6 +77,7 @@ struct EmitArgs {
   std::string cxx;         // run: host compiler (default $CXX, else c++)
   int repeat = 3;          // run: runs timed, the fastest reported
   bool no_check = false;   // run: skip the reference check
+  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 /// `dse network`: plan a whole network (ONNX or YAML graph) on one accelerator.
@@ -90,6 +94,7 @@ struct NetworkArgs {
   bool progress = false;
   bool no_fusion = false;
   bool no_recompute = false;
+  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 int run_explore(const ExploreArgs &args);

@@ -22,6 +22,12 @@ struct LocalPlan {
   std::vector<int> depths;
 };
 
+/// How many local plans enumerate_local_plans lists over every prefix choice and operator,
+/// counted without listing them: the loop nests whose symbolic metrics building the candidate
+/// space evaluates (without `allow_recompute`, prefixes with recompute loops are left out).
+/// Once the count passes `stop_above`, counting stops and some value above it is returned.
+double count_local_plans(const Problem &problem, bool allow_recompute, double stop_above);
+
 /// Every legal prefix choice (a single operator has exactly one: empty).
 std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem);
 

@@ -38,5 +38,7 @@ const char *tile_menu_name(TileMenu menu);
 
 /// Candidate tile sizes of a dimension, ascending; always includes the full size.
 std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size);
+/// How many entries tile_menu returns, counted without building the menu.
+std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size);
 
 } // namespace dse

@@ -41,12 +41,16 @@ struct ExploreResult {
   double seconds = 0;
 };
 
-/// Reports the progress of each searched problem: its label, tilings done and total.
+/// Reports the progress of each searched problem: its label, mappings decided and total.
 using ProgressReporter =
     std::function<void(const std::string &label, std::uint64_t done, std::uint64_t total)>;
 
+/// Reports, before each problem's tilings are evaluated, its label and what it will decide.
+using EstimateReporter = std::function<void(const std::string &label, const SearchEstimate &)>;
+
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
-                      const ProgressReporter &progress = {});
+                      const ProgressReporter &progress = {},
+                      const EstimateReporter &estimate = {});
 
 /// Pareto filter of composed points over `objectives` (ties: earlier point wins).
 std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,

@@ -10,8 +10,17 @@
 #include "dse/model/tiling.hpp"
 #include "dse/search/candidate_space.hpp"
 #include "dse/search/pareto_front.hpp"
+#include "dse/search/space_limits.hpp"
 
 namespace dse {
+
+/// What a search is about to decide, known once its candidate space is built.
+struct SearchEstimate {
+  std::uint64_t candidates = 0; // after pruning
+  std::uint64_t tilings = 0;
+  double mappings = 0;         // candidates x tilings, every one decided exactly
+  double expected_seconds = 0; // at conservative rates per tiling and mapping
+};
 
 struct SearchOptions {
   TileMenu menu = TileMenu::Divisors;
@@ -23,7 +32,10 @@ struct SearchOptions {
   int threads = 0;                 // 0: every core
   std::size_t block_tilings = 0;   // tilings per Q*B block; 0: automatic
   CandidateCache *cache = nullptr; // optional reuse across searches
-  /// Called from worker threads (serialised) with the tilings done so far and the total.
+  SpaceLimits limits;              // checked before either space is built
+  /// Called once the candidate space is built, before any tiling is evaluated.
+  std::function<void(const SearchEstimate &)> estimate;
+  /// Called from worker threads (serialised) with the mappings decided so far and the total.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
