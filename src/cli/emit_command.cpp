@@ -62,8 +62,8 @@ std::string front_point_mapping(const EmitArgs &args, const Workload &workload,
 void load_schedule(const EmitArgs &args, Schedule &s) {
   if ((args.point >= 0) == !args.mapping_path.empty())
     throw UserError("give exactly one of --point N and --mapping FILE");
-  s.hw = load_hardware(args.hw_path);
-  s.workload = load_workload(args.workload_path);
+  s.hw = load_hardware(args.hw_path, args.max_input_mib);
+  s.workload = load_workload(args.workload_path, args.max_input_mib);
   if (args.point >= 0) {
     const std::string name = "front point " + std::to_string(args.point);
     s.resolved = resolve_mapping(s.workload,
@@ -71,7 +71,7 @@ void load_schedule(const EmitArgs &args, Schedule &s) {
     s.title = "workload '" + s.workload.name + "', " + name + " (objectives " + args.objectives +
               ", tiles " + args.tiles + ")";
   } else {
-    s.resolved = resolve_mapping(s.workload, load_mapping(args.mapping_path));
+    s.resolved = resolve_mapping(s.workload, load_mapping(args.mapping_path, args.max_input_mib));
     s.title = "workload '" + s.workload.name + "', mapping " + args.mapping_path;
   }
   if (const std::string why = arena_overflow(s.segments(), s.hw); !why.empty())

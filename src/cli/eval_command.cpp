@@ -9,6 +9,7 @@
 #include "dse/config/workload_loader.hpp"
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/model/mapping_resolution.hpp"
+#include "dse/support/escape.hpp"
 
 namespace dse {
 
@@ -55,19 +56,21 @@ nlohmann::ordered_json report_json(const Problem &p, const Candidate &c, const M
 
 void report_text(std::ostringstream &out, const Problem &p, const Candidate &c,
                  const MappingReport &r) {
-  out << "segment: " << describe(p, c) << "\n";
+  // Names come from input files: control bytes are escaped on their way to a terminal.
+  out << "segment: " << escape_control(describe(p, c)) << "\n";
   out << "  tensor          role          depth    footprint     dram_reads    dram_writes\n";
   for (const TensorReport &t : r.tensors)
-    out << "  " << std::left << std::setw(15) << t.name << " " << std::setw(13) << t.role
-        << std::right << std::setw(5) << t.retention_depth << std::setw(13) << t.footprint_words
-        << std::setw(15) << t.dram_reads << std::setw(15) << t.dram_writes << "\n";
+    out << "  " << std::left << std::setw(15) << escape_control(t.name) << " " << std::setw(13)
+        << t.role << std::right << std::setw(5) << t.retention_depth << std::setw(13)
+        << t.footprint_words << std::setw(15) << t.dram_reads << std::setw(15) << t.dram_writes
+        << "\n";
   if (r.softmax_pass_words > 0)
     out << "  softmax pass: reads and writes " << r.softmax_pass_words << " words\n";
   out << "  operator        macs             cycles           utilisation  gb_words\n";
   for (const OperatorReport &o : r.operators)
-    out << "  " << std::left << std::setw(15) << o.name << " " << std::setw(16) << o.macs << " "
-        << std::setw(16) << o.cycles << " " << std::setw(12) << o.utilisation << " "
-        << o.buffer_words << std::right << "\n";
+    out << "  " << std::left << std::setw(15) << escape_control(o.name) << " " << std::setw(16)
+        << o.macs << " " << std::setw(16) << o.cycles << " " << std::setw(12) << o.utilisation
+        << " " << o.buffer_words << std::right << "\n";
   out << "  gb<->pe words: reads " << r.totals.gb_reads << ", writes " << r.totals.gb_writes
       << "; vector ops " << r.totals.vector_ops << "\n";
   out << "  energy (pJ): mac " << r.energy.mac_pj << ", vector " << r.energy.vector_pj << ", dram "
@@ -78,17 +81,17 @@ void report_text(std::ostringstream &out, const Problem &p, const Candidate &c,
       << "; bound by " << r.bound << "; " << r.objectives.latency_s << " s\n";
   // The DRAM cycles above are the balanced time over the units; each unit's share of it:
   for (const DmaUnitLoad &u : r.dma_units)
-    out << "  dma unit " << u.name << ": reads " << u.read_words << ", writes " << u.write_words
-        << " words; busy " << u.cycles << " cycles\n";
+    out << "  dma unit " << escape_control(u.name) << ": reads " << u.read_words << ", writes "
+        << u.write_words << " words; busy " << u.cycles << " cycles\n";
 }
 
 } // namespace
 
 int run_eval(const EvalArgs &args) {
   const LatencyModel model = parse_latency_model(args.latency_model);
-  const Hardware hw = load_hardware(args.hw_path);
-  const Workload workload = load_workload(args.workload_path);
-  const MappingSpec spec = load_mapping(args.mapping_path);
+  const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
+  const Workload workload = load_workload(args.workload_path, args.max_input_mib);
+  const MappingSpec spec = load_mapping(args.mapping_path, args.max_input_mib);
   const std::vector<ResolvedSegment> segments = resolve_mapping(workload, spec);
 
   double latency = 0, energy = 0, dram = 0, buffer = 0;

@@ -9,6 +9,7 @@
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/explore.hpp"
+#include "dse/support/escape.hpp"
 
 namespace dse {
 
@@ -41,8 +42,8 @@ namespace {
 std::string estimate_line(const std::string &label, const SearchEstimate &e) {
   std::ostringstream out;
   out.precision(2);
-  out << label << ": " << e.candidates << " candidates x " << e.tilings << " tilings = "
-      << count_text(e.mappings) << " mappings to decide, expected time about "
+  out << escape_control(label) << ": " << e.candidates << " candidates x " << e.tilings
+      << " tilings = " << count_text(e.mappings) << " mappings to decide, expected time about "
       << e.expected_seconds << " s";
   return out.str();
 }
@@ -58,8 +59,8 @@ int run_explore(const ExploreArgs &args) {
   options.fusion = !args.no_fusion;
   options.recompute = !args.no_recompute;
   options.limits = args.limits;
-  const Hardware hw = load_hardware(args.hw_path);
-  const Workload workload = load_workload(args.workload_path);
+  const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
+  const Workload workload = load_workload(args.workload_path, args.max_input_mib);
 
   ExploreResult result;
   {

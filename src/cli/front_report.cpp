@@ -8,6 +8,7 @@
 
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/support/csv.hpp"
+#include "dse/support/escape.hpp"
 
 namespace dse {
 
@@ -114,18 +115,13 @@ std::string yaml_name(const std::string &name) {
       std::all_of(name.begin(), name.end(), [](char c) {
         return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
       });
-  if (bare)
-    return name;
-  std::string out = "\"";
-  for (char c : name)
-    out += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-  return out + "\"";
+  return bare ? name : yaml_double_quoted(name);
 }
 
 std::string mapping_yaml(const ExploreResult &result, const Workload &workload, size_t index) {
   const FrontPoint &point = result.front.at(index);
   std::ostringstream out;
-  out << "# front point " << index << " of workload '" << workload.name << "'\n";
+  out << "# front point " << index << " of workload '" << escape_control(workload.name) << "'\n";
   out << "workload: " << yaml_name(workload.name) << "\nsegments:\n";
   auto names = [](const Problem &p, const std::vector<int> &dims) {
     std::string s;
@@ -173,7 +169,7 @@ std::string search_statistics(const ExploreResult &result) {
   std::ostringstream out;
   for (const ProblemSummary &s : result.summaries) {
     const SearchStats &st = s.stats;
-    out << s.label << ": dataflows " << st.pruning.dataflows_enumerated << " -> "
+    out << escape_control(s.label) << ": dataflows " << st.pruning.dataflows_enumerated << " -> "
         << st.pruning.dataflows_after_local << " (per-operator pruning) -> "
         << st.pruning.dataflows_kept << " (group pruning); spatial combinations "
         << st.pruning.spatial_combinations << "; candidates " << st.pruning.candidates_before()

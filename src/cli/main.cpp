@@ -8,6 +8,7 @@
 #include "dse/cli/commands.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/support/error.hpp"
+#include "dse/support/escape.hpp"
 
 namespace {
 
@@ -16,6 +17,13 @@ void add_space_flags(CLI::App *cmd, bool &no_fusion, bool &no_recompute) {
   cmd->add_flag("--no-fusion", no_fusion, "search chains one operator at a time");
   cmd->add_flag("--no-recompute", no_recompute,
                 "leave out fused dataflows that recompute the producer");
+}
+
+/// --max-input-mib: the largest YAML input file read (a guard against endless devices).
+void add_input_limit(CLI::App *cmd, std::uint64_t &max_input_mib) {
+  cmd->add_option("--max-input-mib", max_input_mib, "largest YAML input file read, in MiB")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 20))
+      ->capture_default_str();
 }
 
 /// --max-tilings and --max-loop-nests: how large a problem's spaces may be (1e9 is accepted).
@@ -30,7 +38,8 @@ void add_space_limits(CLI::App *cmd, dse::SpaceLimits &limits) {
       },
       "1..1e15");
   cmd->add_option_function<double>(
-         "--max-tilings", [&limits](double v) { limits.max_tilings = static_cast<std::uint64_t>(v); },
+         "--max-tilings",
+         [&limits](double v) { limits.max_tilings = static_cast<std::uint64_t>(v); },
          "largest tiling space searched per problem (default " +
              dse::count_text(static_cast<double>(limits.max_tilings)) + ")")
       ->check(whole);
@@ -65,6 +74,7 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
       ->check(CLI::NonNegativeNumber);
   add_space_flags(cmd, a.no_fusion, a.no_recompute);
   add_space_limits(cmd, a.limits);
+  add_input_limit(cmd, a.max_input_mib);
 }
 
 void add_eval(CLI::App &app, dse::EvalArgs &a) {
@@ -76,6 +86,7 @@ void add_eval(CLI::App &app, dse::EvalArgs &a) {
       ->capture_default_str();
   cmd->add_flag("--json", a.json, "print JSON instead of text");
   cmd->add_option("-o,--output", a.output_path, "output file (default: stdout)");
+  add_input_limit(cmd, a.max_input_mib);
 }
 
 void add_sweep(CLI::App &app, dse::SweepArgs &a) {
@@ -106,6 +117,7 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
                 "show a progress bar on stderr even when it is not a terminal");
   add_space_flags(cmd, a.no_fusion, a.no_recompute);
   add_space_limits(cmd, a.limits);
+  add_input_limit(cmd, a.max_input_mib);
 }
 
 void add_plot(CLI::App &app, dse::PlotArgs &a) {
@@ -132,6 +144,7 @@ void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   add_space_limits(cmd, a.limits);
+  add_input_limit(cmd, a.max_input_mib);
 }
 
 void add_emit(CLI::App &app, dse::EmitArgs &a) {
@@ -172,6 +185,7 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
                 "show a progress bar on stderr even when it is not a terminal");
   add_space_flags(cmd, a.no_fusion, a.no_recompute);
   add_space_limits(cmd, a.limits);
+  add_input_limit(cmd, a.max_input_mib);
 }
 
 } // namespace
@@ -217,7 +231,7 @@ int main(int argc, char **argv) {
     dse::flush_stdout(); // what was printed must have arrived, or the run failed
     return code;
   } catch (const dse::UserError &e) {
-    std::cerr << e.what() << "\n";
+    std::cerr << dse::escape_control_in_text(e.what()) << "\n";
     return 1;
   } catch (const std::bad_alloc &) {
     std::cerr << "out of memory: the search needs more memory than this machine has; try a "

@@ -46,8 +46,8 @@ int run_network(const NetworkArgs &args) {
   options.search.recompute = !args.no_recompute;
   options.search.limits = args.limits;
   options.search_segments = !args.no_search;
-  const Hardware hw = load_hardware(args.hw_path);
-  const Graph graph = load_network(args.model_path);
+  const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
+  const Graph graph = load_network(args.model_path, args.max_input_mib);
   NetworkPlan plan;
   {
     ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal(), "compute nodes");

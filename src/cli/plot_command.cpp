@@ -1,5 +1,7 @@
 // `dse plot`: renders fronts (several files or configurations overlaid), buffer-size curves
 // (log-log, with the I/O lower bound) and sweep summaries to SVG or PNG through gnuplot.
+#include <charconv>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -63,6 +65,25 @@ Table read_table(const std::string &path) {
   return t;
 }
 
+/// The number in column `col` of row `r`, checked to be finite: gnuplot would fail on it later
+/// with a message that names neither the file nor the row.
+const std::string &plotted_number(const Table &t, size_t r, int col) {
+  const std::string &text = t.rows[r][static_cast<size_t>(col)];
+  double value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value))
+    throw UserError(SourceLocation{t.file, static_cast<int>(r) + 2, 0},
+                    "column '" + t.header[static_cast<size_t>(col)] +
+                        "' must be a finite number, got '" + text + "'");
+  return text;
+}
+
+/// Rows of a sweep summary or curve whose configuration fits no mapping have nothing to plot.
+bool is_infeasible_row(const Table &t, size_t r) {
+  const int feasible = t.column("feasible");
+  return feasible >= 0 && t.rows[r][static_cast<size_t>(feasible)] == "no";
+}
+
 bool is_capacity_column(const std::string &name) {
   return name.ends_with(".capacity_kib") || name.ends_with(".capacity_words");
 }
@@ -90,9 +111,9 @@ void add_fronts(Plot &plot, const Table &t, bool stem) {
   plot.xlabel = "latency (s)";
   plot.ylabel = "energy (pJ)";
   plot.logx = plot.logy = true;
-  for (const auto &row : t.rows)
-    plot.series[series_label(t, row, point, stem)] +=
-        row[static_cast<size_t>(x)] + " " + row[static_cast<size_t>(y)] + "\n";
+  for (size_t r = 0; r < t.rows.size(); ++r)
+    plot.series[series_label(t, t.rows[r], point, stem)] +=
+        plotted_number(t, r, x) + " " + plotted_number(t, r, y) + "\n";
 }
 
 void add_curves(Plot &plot, const Table &t) {
@@ -102,13 +123,14 @@ void add_curves(Plot &plot, const Table &t) {
   plot.xlabel = "global buffer (words)";
   plot.ylabel = "DRAM traffic (words)";
   plot.logx = plot.logy = true;
-  for (const auto &row : t.rows) {
-    const std::string label = series_label(t, row, cap, false);
-    plot.series[label] +=
-        row[static_cast<size_t>(cap)] + " " + row[static_cast<size_t>(dram)] + "\n";
-    if (bound >= 0 && !row[static_cast<size_t>(bound)].empty())
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    if (is_infeasible_row(t, r))
+      continue;
+    const std::string label = series_label(t, t.rows[r], cap, false);
+    plot.series[label] += plotted_number(t, r, cap) + " " + plotted_number(t, r, dram) + "\n";
+    if (bound >= 0 && !t.rows[r][static_cast<size_t>(bound)].empty())
       plot.dashed[label + " I/O lower bound"] +=
-          row[static_cast<size_t>(cap)] + " " + row[static_cast<size_t>(bound)] + "\n";
+          plotted_number(t, r, cap) + " " + plotted_number(t, r, bound) + "\n";
   }
 }
 
@@ -119,9 +141,11 @@ void add_summary(Plot &plot, const Table &t) {
   plot.ylabel = "EDP (pJ s)";
   plot.logy = true;
   std::map<std::string, int> index;
-  for (const auto &row : t.rows) {
-    const std::string &w = row[static_cast<size_t>(workload)];
-    plot.series[w] += std::to_string(index[w]++) + " " + row[static_cast<size_t>(edp)] + "\n";
+  for (size_t r = 0; r < t.rows.size(); ++r) {
+    const std::string &w = t.rows[r][static_cast<size_t>(workload)];
+    const int x = index[w]++; // infeasible configurations keep their place on the axis
+    if (!is_infeasible_row(t, r))
+      plot.series[w] += std::to_string(x) + " " + plotted_number(t, r, edp) + "\n";
   }
 }
 

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "dse/search/space_limits.hpp"
+#include "dse/support/escape.hpp"
 
 namespace dse {
 
@@ -32,9 +33,9 @@ void ProgressBar::update(const std::string &label, std::uint64_t done, std::uint
   const double eta = fraction > 0 ? elapsed * (1 - fraction) / fraction : 0;
   constexpr int kWidth = 30;
   const int filled = static_cast<int>(fraction * kWidth);
-  std::fprintf(stderr, "\r%-24.24s [%.*s%*s] %5.1f%% %7s/%-7s %s ETA %6.1fs", label.c_str(),
-               filled, "##############################", kWidth - filled, "", 100 * fraction,
-               count_text(static_cast<double>(done)).c_str(),
+  std::fprintf(stderr, "\r%-24.24s [%.*s%*s] %5.1f%% %7s/%-7s %s ETA %6.1fs",
+               escape_control(label).c_str(), filled, "##############################",
+               kWidth - filled, "", 100 * fraction, count_text(static_cast<double>(done)).c_str(),
                count_text(static_cast<double>(total)).c_str(), unit_.c_str(), eta);
   std::fflush(stderr);
   drawn_ = true;

@@ -1,5 +1,6 @@
 // `dse sweep`: explores every hardware configuration of a grid (and every --hw file) for every
 // workload; writes the fronts, a per-configuration summary and, on request, the buffer-size curve.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <iomanip>
@@ -16,6 +17,7 @@
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/sweep.hpp"
 #include "dse/support/csv.hpp"
+#include "dse/support/escape.hpp"
 
 namespace dse {
 
@@ -32,7 +34,7 @@ std::vector<Configuration> load_configurations(const SweepArgs &args,
   std::vector<Configuration> out;
   for (const std::string &file : args.hw_paths)
     for (const std::vector<ParameterSetting> &settings : sweep_grid(axes))
-      out.push_back({file, settings, load_hardware_with(file, settings)});
+      out.push_back({file, settings, load_hardware_with(file, settings, args.max_input_mib)});
   return out;
 }
 
@@ -47,6 +49,14 @@ std::string config_values(const Configuration &c) {
   std::string out = csv_field(c.hw.name);
   for (const ParameterSetting &s : c.settings)
     out += "," + csv_number(s.value);
+  return out;
+}
+
+/// "hw 'accel' with GlobalBuffer.capacity_kib=32": a configuration in messages.
+std::string config_label(const Configuration &c) {
+  std::string out = "hw '" + c.hw.name + "'";
+  for (size_t i = 0; i < c.settings.size(); ++i)
+    out += (i ? ", " : " with ") + c.settings[i].path + "=" + csv_number(c.settings[i].value);
   return out;
 }
 
@@ -136,11 +146,17 @@ double curve_objective(const BufferCurvePoint &p, const std::string &objective) 
   throw UserError("--within-objective takes latency, energy or edp, got '" + objective + "'");
 }
 
+/// A summary row's fields after the configuration when no mapping fits: no best points.
+constexpr const char *kInfeasibleSummary = ",,,,,,,,,no\n";
+/// A curve row's fields after the capacity when no mapping fits.
+constexpr const char *kInfeasibleCurve = ",,,,,,,,,no\n";
+
 /// What one case contributes to the output files; exchanged between ranks as text.
 struct CaseOutput {
   std::string fronts;
   std::string summary;
   BufferCurvePoint curve;
+  std::optional<UserError> no_fit; // the hardware fits no mapping: the case is infeasible
 };
 
 constexpr char kField = '\x1f';
@@ -156,13 +172,29 @@ std::vector<std::string> split(const std::string &s, char sep) {
   return out;
 }
 
+/// A user error as fields: file, line, column, message (control bytes, the separators among
+/// them, escaped: they would be escaped on the terminal anyway).
+std::string encode_error(const UserError &e) {
+  const SourceLocation &at = e.where();
+  return escape_control(at.file) + kField + std::to_string(at.line) + kField +
+         std::to_string(at.column) + kField + escape_control(e.message());
+}
+
+UserError decode_error(const std::vector<std::string> &f, size_t first) {
+  return UserError(
+      SourceLocation{f.at(first), std::stoi(f.at(first + 1)), std::stoi(f.at(first + 2))},
+      f.at(first + 3));
+}
+
 std::string encode(size_t index, const CaseOutput &o) {
   const BufferCurvePoint &p = o.curve;
   std::string out = std::to_string(index) + kField + o.fronts + kField + o.summary;
   for (double v : {p.capacity_words, p.min_dram_words, p.latency_s, p.energy_pj, p.best_latency_s,
                    p.best_energy_pj, p.best_edp})
     out += kField + csv_number(v);
-  return out + kField + (p.io_lower_bound ? csv_number(*p.io_lower_bound) : "") + kRecord;
+  out += kField + (p.io_lower_bound ? csv_number(*p.io_lower_bound) : "");
+  return out + kField + (o.no_fit ? "1" + std::string(1, kField) + encode_error(*o.no_fit) : "0") +
+         kRecord;
 }
 
 void decode(const std::string &record, std::vector<CaseOutput> &outputs) {
@@ -177,6 +209,8 @@ void decode(const std::string &record, std::vector<CaseOutput> &outputs) {
     *values[i] = std::stod(f.at(3 + i));
   if (!f.at(10).empty())
     o.curve.io_lower_bound = std::stod(f.at(10));
+  if (f.at(11) == "1")
+    o.no_fit = decode_error(f, 12);
 }
 
 /// Curve CSV rows and the answer to "smallest capacity within X% of the best", per curve: the
@@ -206,19 +240,24 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
     for (size_t index : cases) {
       const BufferCurvePoint &p = outputs[index].curve;
       rows += config_values(configs[index / workloads.size()]) + "," + csv_field(w.name) + "," +
-              csv_number(p.capacity_words) + "," + csv_number(p.min_dram_words) + "," +
-              csv_number(p.latency_s) + "," + csv_number(p.energy_pj) + "," +
-              csv_number(p.best_latency_s) + "," + csv_number(p.best_energy_pj) + "," +
-              csv_number(p.best_edp) + "," +
+              csv_number(p.capacity_words);
+      if (outputs[index].no_fit) {
+        rows += kInfeasibleCurve;
+        continue;
+      }
+      rows += "," + csv_number(p.min_dram_words) + "," + csv_number(p.latency_s) + "," +
+              csv_number(p.energy_pj) + "," + csv_number(p.best_latency_s) + "," +
+              csv_number(p.best_energy_pj) + "," + csv_number(p.best_edp) + "," +
               (p.io_lower_bound ? csv_number(*p.io_lower_bound) : "") + "," +
-              (p.io_lower_bound ? csv_number(p.min_dram_words / *p.io_lower_bound) : "") + "\n";
+              (p.io_lower_bound ? csv_number(p.min_dram_words / *p.io_lower_bound) : "") + ",yes\n";
       best = std::min(best, curve_objective(p, args.within_objective));
     }
     if (within < 0)
       continue;
     for (size_t index : cases) {
       const BufferCurvePoint &p = outputs[index].curve;
-      if (curve_objective(p, args.within_objective) > best * (1 + within / 100))
+      if (outputs[index].no_fit ||
+          curve_objective(p, args.within_objective) > best * (1 + within / 100))
         continue;
       const Hardware &hw = configs[index / workloads.size()].hw;
       answers += "workload " + w.name + " on " + hw.name + ": smallest global buffer within " +
@@ -266,9 +305,7 @@ std::string run_own_cases(const std::vector<SweepCase> &cases,
                         });
   } catch (const UserError &e) {
     // run_sweep stops at its first failing case: the one after the last finished result.
-    const SourceLocation &at = e.where();
-    return "E" + std::to_string(index[outcome.results.size()]) + kField + at.file + kField +
-           std::to_string(at.line) + kField + std::to_string(at.column) + kField + e.message();
+    return "E" + std::to_string(index[outcome.results.size()]) + kField + encode_error(e);
   }
   std::string out;
   const size_t per_config = cases.size() / configs.size();
@@ -276,10 +313,17 @@ std::string run_own_cases(const std::vector<SweepCase> &cases,
     const Configuration &c = configs[index[k] / per_config];
     const ExploreResult &r = outcome.results[k];
     const std::string prefix = config_values(c) + "," + csv_field(mine[k].workload->name);
-    CaseOutput o{
-        front_rows(prefix, r, c.hw, options.latency_model),
-        prefix + "," + summary_row(r, c.hw, options.latency_model) + "\n",
-        buffer_curve_point(r, *mine[k].workload, static_cast<double>(c.hw.gb_capacity_words()))};
+    const double capacity = static_cast<double>(c.hw.gb_capacity_words());
+    CaseOutput o;
+    if (outcome.no_fit[k]) {
+      o.summary = prefix + kInfeasibleSummary;
+      o.curve.capacity_words = capacity;
+      o.no_fit = outcome.no_fit[k];
+    } else {
+      o.fronts = front_rows(prefix, r, c.hw, options.latency_model);
+      o.summary = prefix + "," + summary_row(r, c.hw, options.latency_model) + ",yes\n";
+      o.curve = buffer_curve_point(r, *mine[k].workload, capacity);
+    }
     out += encode(index[k], o);
   }
   return out;
@@ -304,8 +348,27 @@ std::vector<CaseOutput> collect(const std::vector<std::string> &payloads, size_t
         decode(record, outputs);
   }
   if (error_case < cases)
-    throw UserError(SourceLocation{error[1], std::stoi(error[2]), std::stoi(error[3])}, error[4]);
+    throw decode_error(error, 1);
   return outputs;
+}
+
+/// Warns of each case whose hardware fits no mapping; fails when no case fits.
+void report_infeasible_cases(const std::vector<CaseOutput> &outputs,
+                             const std::vector<Configuration> &configs,
+                             const std::vector<Workload> &workloads) {
+  if (std::all_of(outputs.begin(), outputs.end(),
+                  [](const CaseOutput &o) { return o.no_fit.has_value(); }))
+    throw UserError(outputs.front().no_fit->where(),
+                    "no configuration of the sweep fits any mapping; the first: " +
+                        outputs.front().no_fit->message());
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!outputs[i].no_fit)
+      continue;
+    std::cerr << escape_control_in_text(
+        "warning: " + config_label(configs[i / workloads.size()]) + ", workload '" +
+        workloads[i % workloads.size()].name +
+        "': no mapping fits (marked infeasible): " + outputs[i].no_fit->what() + "\n");
+  }
 }
 
 int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
@@ -319,7 +382,7 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   const std::vector<Configuration> configs = load_configurations(args, axes);
   std::vector<Workload> workloads;
   for (const std::string &path : args.workload_paths)
-    workloads.push_back(load_workload(path));
+    workloads.push_back(load_workload(path, args.max_input_mib));
   const int cap_axis = capacity_axis(axes, configs);
   if (args.buffer_curve && cap_axis < 0)
     throw UserError("--buffer-curve needs a swept global-buffer capacity, e.g. --set "
@@ -337,13 +400,14 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   if (group.rank() != 0)
     return 0;
   const std::vector<CaseOutput> outputs = collect(payloads, cases.size());
+  report_infeasible_cases(outputs, configs, workloads);
 
   const std::string header = config_header(axes) + ",workload";
   std::string fronts = header + ",point,latency_s,energy_pj,edp_pj_s,dram_read_words,"
                                 "dram_write_words,gb_words,macs,pe_utilisation,fused,dataflow\n";
   std::string summary = header + ",best_latency_s,best_latency_energy_pj,best_latency_dataflow,"
                                  "best_energy_pj,best_energy_latency_s,best_energy_dataflow,"
-                                 "best_edp_pj_s,best_edp_dataflow\n";
+                                 "best_edp_pj_s,best_edp_dataflow,feasible\n";
   for (const CaseOutput &o : outputs) {
     fronts += o.fronts;
     summary += o.summary;
@@ -353,7 +417,7 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
       args.buffer_curve
           ? header +
                 ",capacity_words,min_dram_words,latency_s,energy_pj,best_latency_s,"
-                "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound\n" +
+                "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound,feasible\n" +
                 buffer_curves(args, axes, configs, workloads, outputs, cap_axis, answers)
           : "";
   OutputSet files;

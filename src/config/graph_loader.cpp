@@ -333,15 +333,15 @@ Graph parse_graph_yaml(const std::string &yaml_text, const std::string &file_nam
   return GraphReader(file_name).read(parse_yaml(yaml_text, file_name));
 }
 
-Graph load_graph_yaml(const std::string &path) {
-  return parse_graph_yaml(read_text_file(path), path);
+Graph load_graph_yaml(const std::string &path, std::uint64_t max_input_mib) {
+  return parse_graph_yaml(read_yaml_file(path, max_input_mib), path);
 }
 
-Graph load_network(const std::string &path) {
+Graph load_network(const std::string &path, std::uint64_t max_input_mib) {
   if (has_extension(path, {".onnx"}))
     return load_onnx(path);
   if (has_extension(path, {".yaml", ".yml"}))
-    return load_graph_yaml(path);
+    return load_graph_yaml(path, max_input_mib);
   throw UserError("network file '" + path + "' must end in .onnx, .yaml or .yml");
 }
 

@@ -4,7 +4,7 @@
 //
 //   name: accel-1mb                  # required string
 //   source: "Horowitz ISSCC 2014"    # optional string: where the figures come from
-//   clock_ghz: 1.0                   # required, finite, > 0
+//   clock_ghz: 1.0                   # required, 1e-6..1e6
 //   word_bytes: 2                    # required integer 1..16
 //   cores: 1                         # optional integer >= 1 (default 1), cores share DRAM
 //   pe_array: {rows: 32, cols: 32, mac_energy_pj: 0.56}
@@ -16,17 +16,18 @@
 //        read_energy_pj: 1.9, write_energy_pj: 2.1, double_buffering: false}
 //     - {name: RegFile, capacity_words: 64, read_energy_pj: 0.05, write_energy_pj: 0.05}
 //
-// Level 0 (DRAM) is unbounded: bandwidth_gbps (> 0) is required and capacity keys are errors.
+// Level 0 (DRAM) is unbounded: bandwidth_gbps (1e-6..1e6) is required and capacity keys are
+// errors.
 // Level 1 (global buffer) takes exactly one of capacity_kib (a positive number, converted to
 // floor(kib * 1024 / word_bytes) words) or capacity_words (integer); either way 1..2^40 words.
-// bandwidth_words_per_cycle (> 0) is optional (unlimited when absent); double_buffering is an
-// optional bool (default false). Level 2 (register file, optional) requires capacity_words.
+// bandwidth_words_per_cycle (1e-6..1e12) is optional (unlimited when absent); double_buffering is
+// an optional bool (default false). Level 2 (register file, optional) requires capacity_words.
 //
 //   dma_units:                       # optional non-empty list, names unique
 //     - {name: dma0, direction: both, bandwidth_gbps: 10}
 //
 // A DMA unit moves words between DRAM and the global buffer: direction is load (DRAM -> GB),
-// store (GB -> DRAM) or both; bandwidth_gbps is finite, > 0 and at most 1e6. When units are
+// store (GB -> DRAM) or both; bandwidth_gbps is 1e-6..1e6. When units are
 // declared, some unit must load and some unit must store.
 #include "dse/config/hardware_loader.hpp"
 
@@ -46,8 +47,25 @@ constexpr std::int64_t kMaxArraySide = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxCores = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxWordBytes = 16;
 
-/// No transfer engine moves a petabyte per second; the bound keeps words-per-cycle figures sane.
-constexpr double kMaxDmaBandwidthGbps = 1e6;
+/// A rate the model divides by, bounded on both sides so that no time overflows to infinity (a
+/// subnormal bandwidth) or vanishes (a clock of 1e308 GHz): every result stays finite.
+struct RateRange {
+  double min, max;
+  const char *text; // the range as messages print it
+};
+constexpr RateRange kClockRangeGhz{1e-6, 1e6, "between 1e-6 and 1e6 GHz"};
+/// No memory or transfer engine moves a petabyte per second.
+constexpr RateRange kBandwidthRangeGbps{1e-6, 1e6, "between 1e-6 and 1e6 GB/s"};
+constexpr RateRange kBandwidthRangeWordsPerCycle{1e-6, 1e12,
+                                                 "between 1e-6 and 1e12 words per cycle"};
+
+double read_rate(const YamlMap &m, std::string_view key, const RateRange &range) {
+  const double v = m.number(key, Bound::Positive);
+  if (v < range.min || v > range.max)
+    m.fail(m.required(key),
+           std::string(key) + " must be " + range.text + ", got " + m.required(key).Scalar());
+  return v;
+}
 
 /// Energies are summed over up to ~1e18 accesses: beyond a millijoule per access, a total
 /// could overflow, and no real memory or MAC costs that much.
@@ -73,7 +91,7 @@ MemoryLevel read_dram(const YamlMap &m) {
              "the outermost level is unbounded and takes no '" + std::string(key) + "'");
   m.allow_only({"name", "bandwidth_gbps", "read_energy_pj", "write_energy_pj"});
   MemoryLevel level;
-  level.bandwidth_gbps = m.number("bandwidth_gbps", Bound::Positive);
+  level.bandwidth_gbps = read_rate(m, "bandwidth_gbps", kBandwidthRangeGbps);
   read_energies(m, level);
   return level;
 }
@@ -111,7 +129,8 @@ MemoryLevel read_global_buffer(const YamlMap &m, std::int64_t word_bytes) {
   MemoryLevel level;
   level.capacity_words = read_capacity(m, word_bytes);
   if (m.has("bandwidth_words_per_cycle"))
-    level.bandwidth_words_per_cycle = m.number("bandwidth_words_per_cycle", Bound::Positive);
+    level.bandwidth_words_per_cycle =
+        read_rate(m, "bandwidth_words_per_cycle", kBandwidthRangeWordsPerCycle);
   read_energies(m, level);
   level.double_buffering = m.boolean_or("double_buffering", false);
   return level;
@@ -172,10 +191,7 @@ DmaUnit read_dma_unit(const YAML::Node &node, size_t index, const std::string &f
   const YamlMap m(node, file_name, "dma unit '" + unit.name + "'");
   m.allow_only({"name", "direction", "bandwidth_gbps"});
   unit.direction = read_direction(m);
-  unit.bandwidth_gbps = m.number("bandwidth_gbps", Bound::Positive);
-  if (unit.bandwidth_gbps > kMaxDmaBandwidthGbps)
-    m.fail(m.required("bandwidth_gbps"),
-           "bandwidth_gbps must be at most 1e6 GB/s, got " + m.required("bandwidth_gbps").Scalar());
+  unit.bandwidth_gbps = read_rate(m, "bandwidth_gbps", kBandwidthRangeGbps);
   return unit;
 }
 
@@ -245,7 +261,7 @@ Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name
   hw.source_file = file_name;
   hw.name = top.name("name");
   hw.source = top.optional_string("source").value_or("");
-  hw.clock_ghz = top.number("clock_ghz", Bound::Positive);
+  hw.clock_ghz = read_rate(top, "clock_ghz", kClockRangeGhz);
   hw.word_bytes = top.integer("word_bytes", 1, kMaxWordBytes);
   hw.cores = top.integer_or("cores", 1, 1, kMaxCores);
   hw.array = read_compute(top);
@@ -258,8 +274,8 @@ Hardware parse_hardware(const std::string &yaml_text, const std::string &file_na
   return hardware_from_yaml(parse_yaml(yaml_text, file_name), file_name);
 }
 
-Hardware load_hardware(const std::string &path) {
-  return parse_hardware(read_text_file(path), path);
+Hardware load_hardware(const std::string &path, std::uint64_t max_input_mib) {
+  return parse_hardware(read_yaml_file(path, max_input_mib), path);
 }
 
 } // namespace dse

@@ -167,16 +167,23 @@ std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxi
   return grid;
 }
 
-Hardware load_hardware_with(const std::string &path,
-                            const std::vector<ParameterSetting> &settings) {
-  YAML::Node root = parse_yaml(read_text_file(path), path);
+Hardware load_hardware_with(const std::string &path, const std::vector<ParameterSetting> &settings,
+                            std::uint64_t max_input_mib) {
+  return parse_hardware_with(read_yaml_file(path, max_input_mib), path, settings);
+}
+
+Hardware parse_hardware_with(const std::string &yaml_text, const std::string &file_name,
+                             const std::vector<ParameterSetting> &settings) {
+  YAML::Node root = parse_yaml(yaml_text, file_name);
+  if (!root.IsMap())
+    return hardware_from_yaml(root, file_name); // reports what the file holds instead of a map
   std::string applied;
   for (const ParameterSetting &s : settings) {
-    apply(root, s, path);
+    apply(root, s, file_name);
     applied += (applied.empty() ? "" : ", ") + s.path + "=" + scalar_text(s.value);
   }
   try {
-    return hardware_from_yaml(root, path);
+    return hardware_from_yaml(root, file_name);
   } catch (const UserError &e) {
     if (settings.empty())
       throw;

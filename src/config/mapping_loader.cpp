@@ -18,7 +18,8 @@ namespace dse {
 
 namespace {
 
-std::vector<NamedValue> name_list(const YamlMap &map, const YAML::Node &node, std::string_view key) {
+std::vector<NamedValue> name_list(const YamlMap &map, const YAML::Node &node,
+                                  std::string_view key) {
   if (!node.IsSequence())
     map.fail(node, "key '" + std::string(key) + "' must be a list of names, got " + describe(node));
   std::vector<NamedValue> out;
@@ -27,7 +28,8 @@ std::vector<NamedValue> name_list(const YamlMap &map, const YAML::Node &node, st
   return out;
 }
 
-MappingSegmentSpec read_segment(const YAML::Node &node, const std::string &file_name, size_t index) {
+MappingSegmentSpec read_segment(const YAML::Node &node, const std::string &file_name,
+                                size_t index) {
   const YamlMap seg(node, file_name, "segment " + std::to_string(index + 1));
   seg.allow_only({"ops", "prefix", "loops", "retention", "spatial", "tiles"});
   MappingSegmentSpec spec;
@@ -78,6 +80,8 @@ MappingSpec parse_mapping(const std::string &yaml_text, const std::string &file_
   return spec;
 }
 
-MappingSpec load_mapping(const std::string &path) { return parse_mapping(read_text_file(path), path); }
+MappingSpec load_mapping(const std::string &path, std::uint64_t max_input_mib) {
+  return parse_mapping(read_yaml_file(path, max_input_mib), path);
+}
 
 } // namespace dse

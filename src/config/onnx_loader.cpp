@@ -414,6 +414,8 @@ Graph parse_onnx(const std::string &bytes, const std::string &file_name) {
   return OnnxImporter(file_name).run(model);
 }
 
-Graph load_onnx(const std::string &path) { return parse_onnx(read_text_file(path), path); }
+Graph load_onnx(const std::string &path) {
+  return parse_onnx(read_text_file(path, kMaxOnnxBytes, " of protobuf"), path);
+}
 
 } // namespace dse

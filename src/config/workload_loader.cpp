@@ -216,8 +216,8 @@ Workload parse_workload(const std::string &yaml_text, const std::string &file_na
   return WorkloadReader(file_name).read(parse_yaml(yaml_text, file_name));
 }
 
-Workload load_workload(const std::string &path) {
-  return parse_workload(read_text_file(path), path);
+Workload load_workload(const std::string &path, std::uint64_t max_input_mib) {
+  return parse_workload(read_yaml_file(path, max_input_mib), path);
 }
 
 } // namespace dse

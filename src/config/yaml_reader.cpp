@@ -56,20 +56,44 @@ std::string join(std::initializer_list<std::string_view> words) {
 
 } // namespace
 
-std::string read_text_file(const std::string &path) {
+namespace {
+
+[[noreturn]] void fail_too_large(const std::string &path, std::uint64_t max_bytes,
+                                 const std::string &limit_hint) {
+  throw UserError("cannot read file '" + path + "': it holds more than " +
+                  std::to_string(max_bytes / kBytesPerMib) + " MiB, the input size limit" +
+                  limit_hint);
+}
+
+} // namespace
+
+std::string read_text_file(const std::string &path, std::uint64_t max_bytes,
+                           const std::string &limit_hint) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw UserError("cannot read file '" + path + "': no such file or directory");
   if (std::filesystem::is_directory(path, ec))
     throw UserError("cannot read file '" + path + "': it is a directory");
+  if (std::filesystem::is_regular_file(path, ec) &&
+      std::filesystem::file_size(path, ec) > max_bytes)
+    fail_too_large(path, max_bytes, limit_hint);
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw UserError("cannot read file '" + path + "': permission denied or unreadable");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text;
+  char chunk[1 << 16];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    text.append(chunk, static_cast<size_t>(in.gcount()));
+    if (text.size() > max_bytes) // a device or pipe, or a file that grew
+      fail_too_large(path, max_bytes, limit_hint);
+  }
   if (in.bad())
     throw UserError("cannot read file '" + path + "': read error");
-  return text.str();
+  return text;
+}
+
+std::string read_yaml_file(const std::string &path, std::uint64_t max_input_mib) {
+  return read_text_file(path, max_input_mib * kBytesPerMib, " (raise it with --max-input-mib)");
 }
 
 namespace {

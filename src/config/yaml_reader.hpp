@@ -17,8 +17,14 @@
 
 namespace dse {
 
-/// The whole text of the file at `path`; a UserError naming the path if it cannot be read.
-std::string read_text_file(const std::string &path);
+/// The whole text of the file at `path`; a UserError naming the path if it cannot be read or
+/// holds more than `max_bytes` (checked before reading a regular file, and while reading a
+/// device or pipe). `limit_hint` says in the message how the limit is raised, if it can be.
+std::string read_text_file(const std::string &path, std::uint64_t max_bytes,
+                           const std::string &limit_hint);
+
+/// read_text_file for a YAML input limited to `max_input_mib` MiB (`--max-input-mib`).
+std::string read_yaml_file(const std::string &path, std::uint64_t max_input_mib);
 
 /// Parses `text` as one YAML document; syntax errors become UserErrors in `file_name`.
 YAML::Node parse_yaml(const std::string &text, const std::string &file_name);

@@ -126,15 +126,15 @@ private:
       s.nodes.insert(s.nodes.end(), u->attached.begin(), u->attached.end());
     }
     s.label = label(s.nodes);
-    const std::optional<SegmentCost> cost = searcher_.best(*lower_segment(g_, nodes));
-    s.feasible = cost.has_value();
-    if (cost)
-      s.cost = *cost;
+    SegmentOutcome outcome = searcher_.best(*lower_segment(g_, nodes));
+    s.no_fit = std::move(outcome.no_fit);
+    if (outcome.cost)
+      s.cost = std::move(*outcome.cost);
     return s;
   }
 
   Value value(const Segment &s) const {
-    if (!s.feasible)
+    if (!s.feasible())
       return {1, 0};
     return {0, options_.objective == PlanObjective::Latency ? s.cost.latency_s : s.cost.energy_pj};
   }
@@ -223,10 +223,8 @@ private:
   }
 
   void add_to_total(const Segment &s) {
-    if (!s.feasible) {
-      ++plan_.infeasible;
-      return;
-    }
+    if (!s.feasible())
+      throw UserError(s.no_fit->where(), "segment '" + s.label + "': " + s.no_fit->message());
     SegmentCost &t = plan_.total;
     t.latency_s += s.cost.latency_s;
     t.energy_pj += s.cost.energy_pj;

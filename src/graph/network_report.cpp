@@ -3,6 +3,7 @@
 #include "dse/graph/network_report.hpp"
 
 #include "dse/support/csv.hpp"
+#include "dse/support/escape.hpp"
 
 #include <iomanip>
 #include <sstream>
@@ -25,6 +26,9 @@ std::string percent(double fraction) {
 
 std::string node_name(const Graph &g, int node) { return node < 0 ? "" : g.node(node).name; }
 
+/// A node's name in a text report: names from the model file are escaped for the terminal.
+std::string shown_name(const Graph &g, int node) { return escape_control(node_name(g, node)); }
+
 const char *objective_word(PlanObjective o) {
   return o == PlanObjective::Latency ? "latency" : "energy";
 }
@@ -32,11 +36,13 @@ const char *objective_word(PlanObjective o) {
 void memory_lines(std::ostringstream &out, const NetworkPlan &p) {
   const MemoryReport &b = p.memory_before, &a = p.memory_after;
   for (size_t l = 0; l < b.levels.size(); ++l)
-    out << "  " << b.levels[l].name << (b.levels[l].shared ? " peak" : " peak per core")
-        << " (capacity " << num(b.levels[l].capacity_words) << "): " << num(b.peak_words[l])
-        << " -> " << num(a.peak_words[l]) << " words\n";
+    out << "  " << escape_control(b.levels[l].name)
+        << (b.levels[l].shared ? " peak" : " peak per core") << " (capacity "
+        << num(b.levels[l].capacity_words) << "): " << num(b.peak_words[l]) << " -> "
+        << num(a.peak_words[l]) << " words\n";
   const SimulationResult &sb = p.split.before, &sa = p.split.after;
-  out << "  memory compression (" << b.levels[0].name << "): " << percent(p.compression()) << "\n"
+  out << "  memory compression (" << escape_control(b.levels[0].name)
+      << "): " << percent(p.compression()) << "\n"
       << "  DRAM traffic: " << num(sb.dram_words()) << " -> " << num(sa.dram_words())
       << " words (spills " << num(sb.spill_words) << " -> " << num(sa.spill_words) << ")\n"
       << "  latency: " << num(sb.latency_s) << " -> " << num(sa.latency_s)
@@ -54,7 +60,7 @@ void fusion_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOp
   out << "fusion segments (best " << objective_word(o.objective) << ", tiles "
       << tile_menu_name(o.search.menu) << "): " << f.segments.size() << " segments, " << pairs
       << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
-      << " reused, " << f.infeasible << " infeasible\n"
+      << " reused\n"
       << "  total: latency " << num(f.total.latency_s) << " s, energy " << num(f.total.energy_pj)
       << " pJ, DRAM " << num(f.total.dram_words) << " words, MACs " << num(f.total.macs) << "\n";
   if (!f.total.front.empty())
@@ -66,8 +72,9 @@ void fusion_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOp
     return;
   out << "  DMA units (balanced load, summed over segments):\n";
   for (const DmaUnitLoad &u : f.total.dma_units)
-    out << "    " << u.name << ": " << num(u.words()) << " words (" << num(u.read_words)
-        << " read, " << num(u.write_words) << " written), busy " << num(u.cycles) << " cycles\n";
+    out << "    " << escape_control(u.name) << ": " << num(u.words()) << " words ("
+        << num(u.read_words) << " read, " << num(u.write_words) << " written), busy "
+        << num(u.cycles) << " cycles\n";
 }
 
 } // namespace
@@ -78,9 +85,9 @@ std::string network_summary(const NetworkPlan &plan, const Graph &graph, const H
   int split = 0;
   for (const SplitDecision &d : plan.split.decisions)
     split += d.split ? 1 : 0;
-  out << "network " << graph.name << " (" << graph.source_file << ") on " << hw.name << ": "
-      << graph.nodes.size() << " nodes (" << graph.folded_nodes << " folded on import), words of "
-      << hw.word_bytes << " bytes\n"
+  out << "network " << escape_control(graph.name) << " (" << escape_control(graph.source_file)
+      << ") on " << escape_control(hw.name) << ": " << graph.nodes.size() << " nodes ("
+      << graph.folded_nodes << " folded on import), words of " << hw.word_bytes << " bytes\n"
       << "hotspots and splitting (benefit in " << objective_word(options.objective)
       << "): " << plan.memory_before.hotspots.size() << " hotspot runs, "
       << plan.split.decisions.size() << " hotspot nodes tried, " << split << " split; schedule of "
@@ -114,28 +121,28 @@ std::string hotspot_report(const NetworkPlan &plan, const Graph &graph) {
       out << "  none\n";
     for (const Hotspot &h : r.hotspots) {
       const PlanStep &s = p.steps[static_cast<size_t>(h.peak_step)];
-      out << "  " << r.levels[h.level].name << ": steps " << h.first_step << "-" << h.last_step
-          << " above " << num(r.levels[h.level].capacity_words) << " words, peak "
+      out << "  " << escape_control(r.levels[h.level].name) << ": steps " << h.first_step << "-"
+          << h.last_step << " above " << num(r.levels[h.level].capacity_words) << " words, peak "
           << num(h.peak_words) << " at step " << h.peak_step << " (" << graph.node(s.node).op_type
-          << " '" << graph.node(s.node).name << "'"
+          << " '" << escape_control(graph.node(s.node).name) << "'"
           << (s.part >= 0 ? ", part " + std::to_string(s.part) : "") << ")\n    tensors:";
       for (const auto &[name, words] : h.tensors)
-        out << " " << name << " (" << num(words) << ")";
+        out << " " << escape_control(name) << " (" << num(words) << ")";
       out << "\n";
     }
   };
   hotspots(plan.memory_before, plan.split.plan_before, "hotspots before splitting");
   out << "decisions:\n";
   for (const SplitDecision &d : plan.split.decisions) {
-    out << "  " << graph.node(d.node).op_type << " '" << graph.node(d.node).name << "' ("
-        << num(d.peak_words) << " words): ";
+    out << "  " << graph.node(d.node).op_type << " '" << escape_control(graph.node(d.node).name)
+        << "' (" << num(d.peak_words) << " words): ";
     if (!d.split) {
-      out << "left alone: " << d.reason << "\n";
+      out << "left alone: " << escape_control(d.reason) << "\n";
       continue;
     }
     const SplitRegion &r = d.region;
-    out << "split " << r.nodes.size() << " nodes '" << node_name(graph, r.nodes.front()) << "'..'"
-        << node_name(graph, r.nodes.back()) << "' along " << split_axis_name(r.axis)
+    out << "split " << r.nodes.size() << " nodes '" << shown_name(graph, r.nodes.front()) << "'..'"
+        << shown_name(graph, r.nodes.back()) << "' along " << split_axis_name(r.axis)
         << (r.axis == SplitAxis::Rows ? " (axis -" + std::to_string(r.offset + 1) + ")" : "")
         << " into " << r.parts << " parts; benefit " << num(d.benefit) << ", halo MACs "
         << num(d.halo_macs) << ", weights re-read " << num(d.extra_weight_words) << " words\n";
@@ -143,8 +150,8 @@ std::string hotspot_report(const NetworkPlan &plan, const Graph &graph) {
   out << "schedule after splitting (super-nodes wrap the parts of each region):\n";
   for (const ScheduleUnit &u : super_node_schedule(plan.split))
     if (u.region >= 0)
-      out << "  super-node " << u.region << ": '" << node_name(graph, u.nodes.front()) << "'..'"
-          << node_name(graph, u.nodes.back()) << "', "
+      out << "  super-node " << u.region << ": '" << shown_name(graph, u.nodes.front()) << "'..'"
+          << shown_name(graph, u.nodes.back()) << "', "
           << plan.split.regions[static_cast<size_t>(u.region)].parts << " parts, peak "
           << num(u.peak_words) << " words\n";
   hotspots(plan.memory_after, plan.split.plan_after, "hotspots after splitting");
@@ -193,19 +200,19 @@ std::string splits_csv(const NetworkPlan &plan, const Graph &graph) {
 
 std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hardware &hw) {
   std::ostringstream out;
-  out << "segment,kind,nodes,first_node,fused,feasible,latency_s,energy_pj,dram_words,"
+  out << "segment,kind,nodes,first_node,fused,latency_s,energy_pj,dram_words,"
          "buffer_words,macs,restreamed";
   for (const DmaUnit &u : hw.dma_units)
     out << "," << csv_field(u.name + "_words") << "," << csv_field(u.name + "_cycles");
   out << "\n";
   const auto row = [&](const std::string &id, const std::string &kind, const std::string &label,
-                       const std::string &first, bool fused, bool feasible, const SegmentCost &c,
+                       const std::string &first, bool fused, const SegmentCost &c,
                        const std::string &restreamed) {
     out << id << "," << kind << "," << csv_field(label) << "," << csv_field(first) << ","
-        << (fused ? "yes" : "no") << "," << (feasible ? "yes" : "no") << "," << num(c.latency_s)
-        << "," << num(c.energy_pj) << "," << num(c.dram_words) << "," << num(c.buffer_words) << ","
-        << num(c.macs) << "," << csv_field(restreamed);
-    // Segments that move nothing (infeasible, eliminated movement) have no per-unit loads.
+        << (fused ? "yes" : "no") << "," << num(c.latency_s) << "," << num(c.energy_pj) << ","
+        << num(c.dram_words) << "," << num(c.buffer_words) << "," << num(c.macs) << ","
+        << csv_field(restreamed);
+    // Segments that move nothing (eliminated movement) have no per-unit loads.
     for (size_t u = 0; u < hw.dma_units.size(); ++u)
       out << "," << (c.dma_units.empty() ? "0" : num(c.dma_units[u].words())) << ","
           << (c.dma_units.empty() ? "0" : num(c.dma_units[u].cycles));
@@ -215,9 +222,9 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
   for (size_t i = 0; i < segments.size(); ++i) {
     const Segment &s = segments[i];
     row(std::to_string(i), segment_kind_name(s.kind), s.label, node_name(graph, s.nodes.front()),
-        s.cost.fused, s.feasible, s.cost, s.cost.restreamed);
+        s.cost.fused, s.cost, s.cost.restreamed);
   }
-  row("total", "", "", "", false, plan.fusion.infeasible == 0, plan.fusion.total, "");
+  row("total", "", "", "", false, plan.fusion.total, "");
   return out.str();
 }
 

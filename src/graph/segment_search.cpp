@@ -67,14 +67,14 @@ std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
   return {o.energy_pj, o.latency_s};
 }
 
-std::optional<SegmentCost> SegmentSearcher::best(const Workload &workload) {
+SegmentOutcome SegmentSearcher::best(const Workload &workload) {
   const std::string key = workload_key(workload);
   if (const auto it = results_.find(key); it != results_.end()) {
     ++hits_;
     return it->second;
   }
   ++searches_;
-  std::optional<SegmentCost> cost;
+  SegmentOutcome outcome;
   try {
     const ExploreResult r = explore(workload, hw_, options_);
     const FrontPoint *pick = nullptr;
@@ -100,13 +100,13 @@ std::optional<SegmentCost> SegmentSearcher::best(const Workload &workload) {
                       dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));
       }
       c.restreamed = restreamed_operand(r, *pick, hw_, options_.latency_model);
-      cost = c;
+      outcome.cost = c;
     }
-  } catch (const UserError &) {
-    // explore reports a segment that no mapping fits; the plan records it as infeasible
+  } catch (const NoMappingFits &e) {
+    outcome.no_fit = e;
   }
-  results_[key] = cost;
-  return cost;
+  results_[key] = outcome;
+  return outcome;
 }
 
 } // namespace dse

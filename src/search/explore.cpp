@@ -76,12 +76,12 @@ public:
         need = min_need_[i];
         worst = segment_label(result_.problems[i]);
       }
-    throw UserError(SourceLocation{hw_.source_file, 0, 0},
-                    "global buffer '" + hw_.global_buffer().name + "' holds " +
-                        std::to_string(hw_.gb_capacity_words()) +
-                        " words, too small for any mapping of '" + worst + "' in workload '" +
-                        workload_.name + "' (it needs at least " +
-                        std::to_string(static_cast<long long>(std::ceil(need))) + " words)");
+    throw NoMappingFits(SourceLocation{hw_.source_file, 0, 0},
+                        "global buffer '" + hw_.global_buffer().name + "' holds " +
+                            std::to_string(hw_.gb_capacity_words()) +
+                            " words, too small for any mapping of '" + worst + "' in workload '" +
+                            workload_.name + "' (it needs at least " +
+                            std::to_string(static_cast<long long>(std::ceil(need))) + " words)");
   }
 
   ExploreResult &result() { return result_; }
@@ -169,6 +169,29 @@ std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
   return pareto_filter(sums, objectives);
 }
 
+namespace {
+
+/// Fails when a front point's objective is not finite: sizes, energies and rates whose products
+/// leave the range of a double (each input is bounded, their products are not).
+void require_finite(const std::vector<FrontPoint> &front, const Workload &workload,
+                    const Hardware &hw) {
+  for (const FrontPoint &p : front) {
+    const Objectives &o = p.objectives;
+    const std::pair<const char *, double> values[] = {{"latency_s", o.latency_s},
+                                                      {"energy_pj", o.energy_pj},
+                                                      {"edp", o.edp},
+                                                      {"dram_words", o.dram_words}};
+    for (const auto &[name, value] : values)
+      if (!std::isfinite(value))
+        throw UserError(SourceLocation{workload.source_file, 0, 0},
+                        std::string(name) + " of workload '" + workload.name + "' on '" + hw.name +
+                            "' is not finite: its dimension sizes, with the hardware's "
+                            "energies and rates, exceed the range of a double");
+  }
+}
+
+} // namespace
+
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
                       const ProgressReporter &progress, const EstimateReporter &estimate) {
   const auto start = std::chrono::steady_clock::now();
@@ -181,6 +204,7 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
   }
   ExploreResult result = std::move(explorer.result());
   result.front = pareto_filter(front, options.objectives);
+  require_finite(result.front, workload, hw);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }

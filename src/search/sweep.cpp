@@ -23,7 +23,13 @@ SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions 
       report = [&](const std::string &label, std::uint64_t done, std::uint64_t total) {
         progress(prefix + label, done, total);
       };
-    out.results.push_back(explore(*cases[i].workload, *cases[i].hw, shared, report));
+    try {
+      out.results.push_back(explore(*cases[i].workload, *cases[i].hw, shared, report));
+      out.no_fit.emplace_back();
+    } catch (const NoMappingFits &e) {
+      out.results.emplace_back();
+      out.no_fit.emplace_back(e);
+    }
   }
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;

@@ -1,12 +1,15 @@
-// RFC 4180 quoting of CSV fields, and numbers that read back exactly.
+// RFC 4180 quoting of CSV fields (control bytes escaped), and numbers that read back exactly.
 #include "dse/support/csv.hpp"
 
 #include <charconv>
 
+#include "dse/support/escape.hpp"
+
 namespace dse {
 
-std::string csv_field(const std::string &s) {
-  if (s.find_first_of(",\"\n") == std::string::npos)
+std::string csv_field(const std::string &text) {
+  const std::string s = escape_control(text);
+  if (s.find_first_of(",\"") == std::string::npos)
     return s;
   std::string out = "\"";
   for (char c : s)

@@ -7,6 +7,7 @@ namespace {
 
 const std::string kHw = repo_file("hw_configs/sim-1g-1mb-60gbps.yaml");
 const std::string kGemm = repo_file("workloads/gemm-small-64.yaml");
+const std::string kTinyCnn = repo_file("networks/tiny-cnn.yaml");
 
 /// gemm-small-64: 64 x 64 x 64 tilings with --tiles all, 3! x 3^3 loop nests.
 const std::string kGemmAllTilings =
@@ -123,6 +124,14 @@ TEST_F(SpaceLimits, EmitAndRunTakeTheLimits) {
     expect_refused({command, "--hw", kHw, "--workload", kGemm, "--point", "0", "--max-loop-nests",
                     "161"},
                    kGemmLoopNests);
+}
+
+TEST_F(SpaceLimits, NetworkTakesTheLimits) {
+  // The stem convolution: 4 loops (batch and every dim of extent 1 dropped).
+  expect_refused({"network", "--hw", kHw, "--model", kTinyCnn, "--max-loop-nests", "10"},
+                 "error: operator 'stem': the candidate space has 1152 loop nests to enumerate "
+                 "(every order of up to 4 loops with every retention depth), above the limit of "
+                 "10 (raise it with --max-loop-nests)");
 }
 
 TEST_F(SpaceLimits, VerboseEstimatesEachSearchBeforeItRuns) {

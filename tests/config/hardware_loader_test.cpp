@@ -161,6 +161,25 @@ TEST(HardwareLoader, ZeroBandwidth) {
                     "level 'DRAM': bandwidth_gbps must be a positive number, got 0"));
 }
 
+// Rates are bounded on both sides, so that no latency the model computes overflows to infinity
+// (a subnormal bandwidth) or vanishes (an enormous clock).
+TEST(HardwareLoader, ClockOutOfRange) {
+  EXPECT_TRUE(fails(with(kBase, "clock_ghz: 1.0", "clock_ghz: 1e308"), "2:12",
+                    "clock_ghz must be between 1e-6 and 1e6 GHz, got 1e308"));
+  EXPECT_TRUE(fails(with(kBase, "clock_ghz: 1.0", "clock_ghz: 1e-9"), "2:12",
+                    "clock_ghz must be between 1e-6 and 1e6 GHz, got 1e-9"));
+}
+
+TEST(HardwareLoader, SubnormalBandwidth) {
+  EXPECT_TRUE(fails(with(kBase, "bandwidth_gbps: 60", "bandwidth_gbps: 1e-310"), "6:34",
+                    "level 'DRAM': bandwidth_gbps must be between 1e-6 and 1e6 GB/s, got 1e-310"));
+  EXPECT_TRUE(fails(
+      with(kBase, "capacity_kib: 1024,", "capacity_kib: 1024, bandwidth_words_per_cycle: 4e-320,"),
+      "7:73",
+      "bandwidth_words_per_cycle must be between 1e-6 and 1e12 words per cycle, "
+      "got 4e-320"));
+}
+
 TEST(HardwareLoader, ZeroBufferBandwidth) {
   EXPECT_TRUE(fails(with(kBase, "capacity_kib: 1024,",
                          "capacity_kib: 1024, "
@@ -434,7 +453,7 @@ TEST(HardwareLoader, NonFiniteDmaBandwidth) {
 
 TEST(HardwareLoader, HugeDmaBandwidth) {
   EXPECT_TRUE(fails(with(kDma, "bandwidth_gbps: 4", "bandwidth_gbps: 2e6"), "11:50",
-                    "dma unit 'st': bandwidth_gbps must be at most 1e6 GB/s, got 2e6"));
+                    "dma unit 'st': bandwidth_gbps must be between 1e-6 and 1e6 GB/s, got 2e6"));
 }
 
 TEST(HardwareLoader, DuplicateDmaUnitName) {

@@ -116,5 +116,22 @@ TEST(HardwareParametersTest, DmaUnitPathsAndValuesFailClearly) {
       << zero;
 }
 
+TEST(HardwareParametersTest, AFileThatIsNotAMapFailsBeforeAnyParameterIsSet) {
+  EXPECT_EQ(error_of([] {
+              parse_hardware_with("42\n", "h.yaml", {{"clock_ghz", 1}});
+            }),
+            "h.yaml:1:1: error: expected a map of keys, got '42'");
+  EXPECT_EQ(error_of([] {
+              parse_hardware_with("[1, 2]\n", "h.yaml", {{"pe_array.rows", 8}});
+            }),
+            "h.yaml:1:1: error: expected a map of keys, got a list");
+}
+
+TEST(HardwareParametersTest, SweptValuesPassTheSameRangeChecks) {
+  EXPECT_EQ(error_with(kHw, "clock_ghz", 1e308),
+            kHw + ": error: clock_ghz must be between 1e-6 and 1e6 GHz, got 1e+308 (with "
+                  "clock_ghz=1e+308)");
+}
+
 } // namespace
 } // namespace dse

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "dse/ir/limits.hpp"
 #include "dse/model/cost.hpp"
 #include "dse/model/tiling.hpp"
 #include "dse/search/pareto_front.hpp"
@@ -26,7 +27,8 @@ struct ExploreArgs {
   int emit_mapping = -1;     // front point to print as a mapping file, or -1
   bool no_fusion = false;    // search chains one operator at a time
   bool no_recompute = false; // leave out fused dataflows that recompute the producer
-  SpaceLimits limits; // --max-tilings, --max-loop-nests
+  std::uint64_t max_input_mib = kDefaultMaxInputMib; // largest YAML input read
+  SpaceLimits limits;                                // --max-tilings, --max-loop-nests
 };
 
 struct EvalArgs {
@@ -36,6 +38,7 @@ struct EvalArgs {
   std::string latency_model = "roofline";
   bool json = false;
   std::string output_path;
+  std::uint64_t max_input_mib = kDefaultMaxInputMib;
 };
 
 struct SweepArgs {
@@ -53,6 +56,7 @@ struct SweepArgs {
   bool progress = false;
   bool no_fusion = false;
   bool no_recompute = false;
+  std::uint64_t max_input_mib = kDefaultMaxInputMib;
   SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
@@ -77,6 +81,7 @@ struct EmitArgs {
   std::string cxx;         // run: host compiler (default $CXX, else c++)
   int repeat = 3;          // run: runs timed, the fastest reported
   bool no_check = false;   // run: skip the reference check
+  std::uint64_t max_input_mib = kDefaultMaxInputMib;
   SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
@@ -94,6 +99,7 @@ struct NetworkArgs {
   bool progress = false;
   bool no_fusion = false;
   bool no_recompute = false;
+  std::uint64_t max_input_mib = kDefaultMaxInputMib;
   SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 

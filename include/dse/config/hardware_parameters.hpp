@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
+#include "dse/ir/limits.hpp"
 
 namespace dse {
 
@@ -31,6 +32,11 @@ SweepAxis parse_sweep_axis(const std::string &spec);
 std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxis> &axes);
 
 /// Loads the hardware file with `settings` applied; an unknown path is an error naming it.
-Hardware load_hardware_with(const std::string &path, const std::vector<ParameterSetting> &settings);
+Hardware load_hardware_with(const std::string &path, const std::vector<ParameterSetting> &settings,
+                            std::uint64_t max_input_mib = kDefaultMaxInputMib);
+
+/// As load_hardware_with, for hardware YAML text named `file_name` in messages.
+Hardware parse_hardware_with(const std::string &yaml_text, const std::string &file_name,
+                             const std::vector<ParameterSetting> &settings);
 
 } // namespace dse

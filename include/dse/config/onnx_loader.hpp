@@ -9,7 +9,8 @@
 namespace dse {
 
 /// Reads the ONNX file at `path`. Throws UserError for malformed files, symbolic shapes and
-/// unsupported operators (every unsupported node is listed by name and index).
+/// unsupported operators (every unsupported node is listed by name and index). Files above
+/// protobuf's 2 GiB limit are refused before they are read.
 Graph load_onnx(const std::string &path);
 
 /// Parses a serialised ModelProto; `file_name` is used in error messages.

@@ -4,12 +4,14 @@
 
 #include <string>
 
+#include "dse/ir/limits.hpp"
 #include "dse/ir/workload.hpp"
 
 namespace dse {
 
-/// Reads and validates the workload file at `path`. Throws UserError with file:line:column.
-Workload load_workload(const std::string &path);
+/// Reads and validates the workload file at `path` (at most `max_input_mib` MiB). Throws
+/// UserError with file:line:column.
+Workload load_workload(const std::string &path, std::uint64_t max_input_mib = kDefaultMaxInputMib);
 
 /// Validates workload YAML given as text; `file_name` is used in error locations.
 Workload parse_workload(const std::string &yaml_text, const std::string &file_name);

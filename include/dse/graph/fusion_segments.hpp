@@ -5,6 +5,7 @@
 // recursion over fronts (Minkowski sums and unions) traces the network's latency-energy front.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,10 +20,12 @@ const char *segment_kind_name(SegmentKind kind);
 
 struct Segment {
   SegmentKind kind = SegmentKind::Single;
-  std::vector<int> nodes; // all graph nodes it covers, in graph order
-  std::string label;      // node names joined by '+'
-  bool feasible = true;   // a searched segment that some mapping fits
+  std::vector<int> nodes;          // all graph nodes it covers, in graph order
+  std::string label;               // node names joined by '+'
+  std::optional<UserError> no_fit; // a searched segment that no mapping fits: why
   SegmentCost cost;
+
+  bool feasible() const { return !no_fit; }
 };
 
 struct FusionOptions {
@@ -35,13 +38,14 @@ struct FusionOptions {
 struct FusionPlan {
   std::vector<Segment> segments; // in graph order of their first node
   /// Sums over the segments; total.front is the network's latency-energy front over every
-  /// segmentation and every segment's front point (empty when some segment fits no mapping).
+  /// segmentation and every segment's front point.
   SegmentCost total;
-  int infeasible = 0; // searched segments that no mapping fits
   int searches = 0;   // explorations run (distinct segment workloads)
   int cache_hits = 0; // segments that reused an earlier exploration
 };
 
+/// Throws the search's UserError, naming the segment, when a segment of the best plan fits no
+/// mapping (a node that fits on its own is never fused into an infeasible pair).
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options);
 
 } // namespace dse

@@ -26,14 +26,20 @@ struct SegmentCost {
   CostFront front; // every latency-energy trade-off of the segment, the best point among them
 };
 
+/// A segment's search: its best mapping, or explore's error when no mapping fits.
+struct SegmentOutcome {
+  std::optional<SegmentCost> cost;
+  std::optional<UserError> no_fit; // set exactly when cost is not
+};
+
 class SegmentSearcher {
 public:
   /// `options` are the per-segment search options (tile menu, threads, ...); the objectives
   /// searched are latency and energy, and the best point for `objective` is kept.
   SegmentSearcher(const Hardware &hw, SearchOptions options, PlanObjective objective);
 
-  /// The segment's best mapping; nothing when no mapping fits the global buffer.
-  std::optional<SegmentCost> best(const Workload &workload);
+  /// The segment's best mapping, or why no mapping fits the global buffer.
+  SegmentOutcome best(const Workload &workload);
 
   int searches() const { return searches_; }
   int cache_hits() const { return hits_; }
@@ -46,7 +52,7 @@ private:
   SearchOptions options_;
   PlanObjective objective_;
   CandidateCache candidates_;
-  std::map<std::string, std::optional<SegmentCost>> results_;
+  std::map<std::string, SegmentOutcome> results_;
   int searches_ = 0;
   int hits_ = 0;
 };

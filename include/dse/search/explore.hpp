@@ -11,6 +11,7 @@
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/search/problem_search.hpp"
+#include "dse/support/error.hpp"
 
 namespace dse {
 
@@ -45,12 +46,20 @@ struct ExploreResult {
 using ProgressReporter =
     std::function<void(const std::string &label, std::uint64_t done, std::uint64_t total)>;
 
+/// What explore throws when no mapping of some operator fits the global buffer: a property of
+/// the hardware configuration, which sweeps and network plans report per configuration or
+/// segment, unlike the other user errors.
+class NoMappingFits : public UserError {
+public:
+  using UserError::UserError;
+};
+
 /// Reports, before each problem's tilings are evaluated, its label and what it will decide.
 using EstimateReporter = std::function<void(const std::string &label, const SearchEstimate &)>;
 
+/// Throws NoMappingFits when some chain has no mapping that fits the global buffer.
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
-                      const ProgressReporter &progress = {},
-                      const EstimateReporter &estimate = {});
+                      const ProgressReporter &progress = {}, const EstimateReporter &estimate = {});
 
 /// Pareto filter of composed points over `objectives` (ties: earlier point wins).
 std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,

@@ -17,11 +17,13 @@ struct SweepCase {
 };
 
 struct SweepOutcome {
-  std::vector<ExploreResult> results; // one per case, in order
+  std::vector<ExploreResult> results; // one per case, in order (an empty front when it fits not)
+  std::vector<std::optional<NoMappingFits>> no_fit; // per case: why no mapping fits, if none does
   double seconds = 0;
 };
 
-/// Explores every case with a shared CandidateCache. `progress` sees "case i/n: label".
+/// Explores every case with a shared CandidateCache; a case whose hardware fits no mapping is
+/// recorded as such and the sweep goes on. `progress` sees "case i/n: label".
 SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions &options,
                        const ProgressReporter &progress = {});
 
