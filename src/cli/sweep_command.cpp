@@ -372,7 +372,7 @@ void report_infeasible_cases(const std::vector<CaseOutput> &outputs,
 }
 
 int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
-  if (args.output_path.empty())
+  if (args.output_path.empty() || args.output_path == "-")
     throw UserError(
         "dse sweep needs -o FILE.csv (the summary and curve files are written beside it)");
   const SearchOptions options = sweep_options(args);

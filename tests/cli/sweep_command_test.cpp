@@ -10,10 +10,22 @@ namespace {
 class SweepCommandTest : public CliTest {
 protected:
   std::vector<std::string> sweep_args(const std::string &output) const {
-    return {"sweep", "--hw", repo_file("hw_configs/sim-1g-1mb-60gbps.yaml"), "--workload",
-            repo_file("workloads/gemm-small-64.yaml"), "--workload",
-            repo_file("workloads/gemm-1024.yaml"), "--set", "GlobalBuffer.capacity_kib=8..128:x2",
-            "--set", "DRAM.bandwidth_gbps=60,128", "--buffer-curve", "--within", "5%", "-o", output};
+    return {"sweep",
+            "--hw",
+            repo_file("hw_configs/sim-1g-1mb-60gbps.yaml"),
+            "--workload",
+            repo_file("workloads/gemm-small-64.yaml"),
+            "--workload",
+            repo_file("workloads/gemm-1024.yaml"),
+            "--set",
+            "GlobalBuffer.capacity_kib=8..128:x2",
+            "--set",
+            "DRAM.bandwidth_gbps=60,128",
+            "--buffer-curve",
+            "--within",
+            "5%",
+            "-o",
+            output};
   }
 };
 
@@ -47,6 +59,15 @@ TEST_F(SweepCommandTest, UnknownParameterPathFails) {
                repo_file("hw_configs/sim-1g-1mb-60gbps.yaml") +
                    ": error: unknown parameter path 'Cache.capacity_kib': no section or level "
                    "named 'Cache'");
+}
+
+TEST_F(SweepCommandTest, StandardOutputCannotHoldItsSeveralFiles) {
+  const RunResult r = run(sweep_args("-"));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: dse sweep needs -o FILE.csv (the summary and curve files are written "
+                   "beside it)\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(listing().empty());
 }
 
 TEST_F(SweepCommandTest, RangeSyntaxErrorFails) {
