@@ -39,6 +39,16 @@ template <class Call> std::string error_message(Call &&call) {
   return "no error thrown";
 }
 
+/// The whole what() (location and message) of the UserError that `call` throws, or "no error".
+template <class Call> std::string error_what(Call &&call) {
+  try {
+    call();
+  } catch (const UserError &e) {
+    return e.what();
+  }
+  return "no error";
+}
+
 using test_common::with;
 
 } // namespace dse::testing

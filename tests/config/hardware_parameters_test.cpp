@@ -1,8 +1,8 @@
 // Sweep axes (`--set path=...`) and hardware files loaded with swept parameters.
-#include <functional>
 #include <gtest/gtest.h>
 
 #include "common/repo_files.hpp"
+#include "config/expect_error.hpp"
 #include "dse/config/hardware_parameters.hpp"
 #include "dse/support/error.hpp"
 
@@ -12,18 +12,9 @@ namespace {
 const std::string kHw = test_common::repo_file("hw_configs/sim-1g-1mb-60gbps.yaml");
 const std::string kDsp = test_common::repo_file("hw_configs/vector-dsp-4core-8m.yaml");
 
-std::string error_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const UserError &e) {
-    return e.what();
-  }
-  return "no error";
-}
-
 /// The error of loading `file` with the parameter at `path` set to `value`.
 std::string error_with(const std::string &file, const std::string &path, double value) {
-  return error_of([&] { load_hardware_with(file, {{path, value}}); });
+  return testing::error_what([&] { load_hardware_with(file, {{path, value}}); });
 }
 
 TEST(HardwareParametersTest, GeometricLinearAndListAxes) {
@@ -47,24 +38,24 @@ TEST(HardwareParametersTest, GridIsTheCartesianProductLastAxisFastest) {
 TEST(HardwareParametersTest, GridSizeIsCheckedBeforeBuildingIt) {
   const SweepAxis wide = parse_sweep_axis("a=1..1000:+1");
   EXPECT_EQ(sweep_grid({wide, parse_sweep_axis("b=1..100:+1")}).size(), 100000u);
-  EXPECT_EQ(error_of([&] {
+  EXPECT_EQ(testing::error_what([&] {
               sweep_grid({wide, parse_sweep_axis("b=1..100000:+1"), parse_sweep_axis("c=1,2")});
             }),
             "error: --set b: the sweep grid has more than 100000 configurations");
 }
 
 TEST(HardwareParametersTest, RangeSyntaxErrorsNameTheProblem) {
-  EXPECT_EQ(error_of([] { parse_sweep_axis("GlobalBuffer.capacity_kib"); }),
+  EXPECT_EQ(testing::error_what([] { parse_sweep_axis("GlobalBuffer.capacity_kib"); }),
             "error: --set GlobalBuffer.capacity_kib: expected path=values, e.g. "
             "GlobalBuffer.capacity_kib=32..1024:x2");
-  EXPECT_EQ(error_of([] { parse_sweep_axis("x=32..64:x1"); }),
+  EXPECT_EQ(testing::error_what([] { parse_sweep_axis("x=32..64:x1"); }),
             "error: --set x=32..64:x1: a geometric range needs a positive start and a factor "
             "greater than 1");
-  EXPECT_EQ(error_of([] { parse_sweep_axis("x=32..64"); }),
+  EXPECT_EQ(testing::error_what([] { parse_sweep_axis("x=32..64"); }),
             "error: --set x=32..64: a range is 'a..b:xF' or 'a..b:+S'");
-  EXPECT_EQ(error_of([] { parse_sweep_axis("x=64..32:+1"); }),
+  EXPECT_EQ(testing::error_what([] { parse_sweep_axis("x=64..32:+1"); }),
             "error: --set x=64..32:+1: the range ends below its start");
-  EXPECT_EQ(error_of([] { parse_sweep_axis("x=1,abc"); }),
+  EXPECT_EQ(testing::error_what([] { parse_sweep_axis("x=1,abc"); }),
             "error: --set x=1,abc: 'abc' is not a number");
 }
 
@@ -117,11 +108,11 @@ TEST(HardwareParametersTest, DmaUnitPathsAndValuesFailClearly) {
 }
 
 TEST(HardwareParametersTest, AFileThatIsNotAMapFailsBeforeAnyParameterIsSet) {
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(testing::error_what([] {
               parse_hardware_with("42\n", "h.yaml", {{"clock_ghz", 1}});
             }),
             "h.yaml:1:1: error: expected a map of keys, got '42'");
-  EXPECT_EQ(error_of([] {
+  EXPECT_EQ(testing::error_what([] {
               parse_hardware_with("[1, 2]\n", "h.yaml", {{"pe_array.rows", 8}});
             }),
             "h.yaml:1:1: error: expected a map of keys, got a list");

@@ -2,9 +2,9 @@
 // are read, endless devices once the limit is passed.
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <gtest/gtest.h>
 
+#include "config/expect_error.hpp"
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
@@ -12,15 +12,6 @@
 
 namespace dse {
 namespace {
-
-std::string error_of(const std::function<void()> &f) {
-  try {
-    f();
-  } catch (const UserError &e) {
-    return e.what();
-  }
-  return "no error";
-}
 
 class InputSize : public ::testing::Test {
 protected:
@@ -35,10 +26,10 @@ protected:
 };
 
 TEST_F(InputSize, EndlessDeviceStopsAtTheLimit) {
-  EXPECT_EQ(error_of([] { load_hardware("/dev/zero"); }),
+  EXPECT_EQ(testing::error_what([] { load_hardware("/dev/zero"); }),
             "error: cannot read file '/dev/zero': it holds more than 16 MiB, the input size limit "
             "(raise it with --max-input-mib)");
-  EXPECT_EQ(error_of([] { load_workload("/dev/zero", 1); }),
+  EXPECT_EQ(testing::error_what([] { load_workload("/dev/zero", 1); }),
             "error: cannot read file '/dev/zero': it holds more than 1 MiB, the input size limit "
             "(raise it with --max-input-mib)");
 }
@@ -49,19 +40,20 @@ TEST_F(InputSize, RegularFileAboveTheLimitIsRefusedUnread) {
     std::ofstream out(path);
     out << "# " << std::string((1 << 20) + 16, 'x') << "\n";
   }
-  EXPECT_EQ(error_of([&] { load_hardware(path, 1); }),
+  EXPECT_EQ(testing::error_what([&] { load_hardware(path, 1); }),
             "error: cannot read file '" + path +
                 "': it holds more than 1 MiB, the input size limit (raise it with "
                 "--max-input-mib)");
   // Within a raised limit the file is read and parsed (and is then an empty document).
-  EXPECT_EQ(error_of([&] { load_hardware(path, 2); }).find("input size limit"), std::string::npos);
+  EXPECT_EQ(testing::error_what([&] { load_hardware(path, 2); }).find("input size limit"),
+            std::string::npos);
 }
 
 TEST_F(InputSize, OnnxFilesStopAtProtobufsLimit) {
   const std::filesystem::path path = dir_ / "huge.onnx";
   std::ofstream(path).put('\0');
   std::filesystem::resize_file(path, (std::uintmax_t{2} << 30) + 1); // sparse: nothing written
-  EXPECT_EQ(error_of([&] { load_network(path.string()); }),
+  EXPECT_EQ(testing::error_what([&] { load_network(path.string()); }),
             "error: cannot read file '" + path.string() +
                 "': it holds more than 2048 MiB, the input size limit of protobuf");
 }
