@@ -6,7 +6,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="g++ cmake ninja-build libeigen3-dev libtbb-dev libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox libonnx-dev libprotobuf-dev"
+  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox libonnx-dev libprotobuf-dev pkg-config"
 
 some_package_missing() {
   for p in $packages; do

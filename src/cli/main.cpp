@@ -4,7 +4,10 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <string>
+#include <vector>
 
+#include "dse/cli/command_suggestion.hpp"
 #include "dse/cli/commands.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/support/error.hpp"
@@ -188,11 +191,28 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
   add_input_limit(cmd, a.max_input_mib);
 }
 
+/// The first argument when it is not an option: where the subcommand goes (the only top-level
+/// options, --help and --version, take no value).
+std::string first_word(int argc, char **argv) {
+  if (argc < 2 || argv[1][0] == '-')
+    return {};
+  return argv[1];
+}
+
+std::vector<std::string> subcommand_names(CLI::App &app) {
+  std::vector<std::string> names;
+  for (const CLI::App *sub : app.get_subcommands([](const CLI::App *) { return true; }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"dse: design-space exploration of dataflows for DNN accelerators"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1); // bare `dse` prints the help
+  app.set_version_flag("--version", std::string("dse ") + DSE_VERSION,
+                       "print the version and exit");
   dse::ExploreArgs explore;
   dse::EvalArgs eval;
   dse::SweepArgs sweep;
@@ -209,10 +229,23 @@ int main(int argc, char **argv) {
   add_network(app, network);
   try {
     app.parse(argc, argv);
+  } catch (const CLI::ExtrasError &e) {
+    const std::string word = first_word(argc, argv);
+    if (!app.get_subcommands().empty() || word.empty())
+      return app.exit(e);
+    // A word where the subcommand goes: name the nearest one.
+    std::cerr << dse::unknown_command_message(word, subcommand_names(app))
+              << "\nRun with --help for more information.\n";
+    return static_cast<int>(CLI::ExitCodes::ExtrasError);
   } catch (const CLI::ParseError &e) {
     return app.exit(e);
   }
   try {
+    if (app.get_subcommands().empty()) {
+      dse::write_stdout(app.help());
+      dse::flush_stdout();
+      return 0;
+    }
     const int code = [&] {
       if (app.got_subcommand("explore"))
         return dse::run_explore(explore);

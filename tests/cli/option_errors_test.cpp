@@ -130,12 +130,5 @@ TEST_F(OptionErrors, NegativeEmitMapping) {
   EXPECT_EQ(r.out, "");
 }
 
-TEST_F(OptionErrors, NoSubcommand) {
-  const RunResult r = run({});
-  EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.exit_code, 1);
-  EXPECT_EQ(r.err, "A subcommand is required\nRun with --help for more information.\n");
-}
-
 } // namespace
 } // namespace dse::testing
