@@ -23,8 +23,7 @@ add_library(dse::dse ALIAS dse_engine)
 install(TARGETS dse RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS ${dse_engine_libraries} dse_engine
         EXPORT dseTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}) # include dirs: see dse_module
 foreach(module IN LISTS dse_engine_modules)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/dse/${module}
           DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dse)
