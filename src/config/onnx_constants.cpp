@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "dse/ir/graph_shapes.hpp"
 
@@ -41,16 +42,26 @@ const Ints &values_of(const StaticValue &v, const char *what) {
   return *v.values;
 }
 
+/// `a op b`; a UserError when the result does not fit in 64 bits.
 std::int64_t apply(const std::string &op, std::int64_t a, std::int64_t b) {
+  std::int64_t result = 0;
+  bool overflow = false;
   if (op == "Add")
-    return a + b;
-  if (op == "Sub")
-    return a - b;
-  if (op == "Mul")
-    return a * b;
-  if (b == 0)
+    overflow = __builtin_add_overflow(a, b, &result);
+  else if (op == "Sub")
+    overflow = __builtin_sub_overflow(a, b, &result);
+  else if (op == "Mul")
+    overflow = __builtin_mul_overflow(a, b, &result);
+  else if (b == 0)
     throw UserError("it divides by zero");
-  return a / b;
+  else if (a == std::numeric_limits<std::int64_t>::min() && b == -1)
+    overflow = true;
+  else
+    result = a / b;
+  if (overflow)
+    throw UserError(op + " of " + std::to_string(a) + " and " + std::to_string(b) +
+                    " overflows 64-bit integers");
+  return result;
 }
 
 StaticValue arithmetic(const std::string &op, const StaticValue &a, const StaticValue &b) {

@@ -43,6 +43,16 @@ struct ModelBuilder {
     return n;
   }
 
+  /// A Constant node writing the rank-1 INT64 tensor {value} to `output`.
+  void add_constant(const std::string &name, const std::string &output, std::int64_t value) {
+    auto *attr = add("Constant", name, {}, output)->add_attribute();
+    attr->set_name("value");
+    attr->set_type(onnx::AttributeProto::TENSOR);
+    attr->mutable_t()->set_data_type(onnx::TensorProto::INT64);
+    attr->mutable_t()->add_dims(1);
+    attr->mutable_t()->add_int64_data(value);
+  }
+
   void output(const std::string &name) { graph->add_output()->set_name(name); }
   std::string bytes() const { return model.SerializeAsString(); }
 };
@@ -166,20 +176,8 @@ TEST(OnnxLoader, ReportsBadConvolutionShapes) {
 TEST(OnnxLoader, FoldsShapePlumbingIntoReshape) {
   ModelBuilder b;
   b.add("Shape", "shape", {"x"}, "s");
-  onnx::NodeProto *c = b.add("Constant", "c", {}, "minus_one");
-  auto *attr = c->add_attribute();
-  attr->set_name("value");
-  attr->set_type(onnx::AttributeProto::TENSOR);
-  attr->mutable_t()->set_data_type(onnx::TensorProto::INT64);
-  attr->mutable_t()->add_dims(1);
-  attr->mutable_t()->add_int64_data(-1);
-  onnx::NodeProto *zero = b.add("Constant", "zero", {}, "idx");
-  auto *za = zero->add_attribute();
-  za->set_name("value");
-  za->set_type(onnx::AttributeProto::TENSOR);
-  za->mutable_t()->set_data_type(onnx::TensorProto::INT64);
-  za->mutable_t()->add_dims(1);
-  za->mutable_t()->add_int64_data(0);
+  b.add_constant("c", "minus_one", -1);
+  b.add_constant("zero", "idx", 0);
   b.add("Gather", "batch", {"s", "idx"}, "n");
   b.add("Concat", "target", {"n", "minus_one"}, "t")->add_attribute()->set_name("axis");
   b.add("Reshape", "flat", {"x", "t"}, "y");
@@ -188,6 +186,17 @@ TEST(OnnxLoader, FoldsShapePlumbingIntoReshape) {
   ASSERT_EQ(g.nodes.size(), 1u);
   EXPECT_EQ(g.folded_nodes, 5);
   EXPECT_EQ(g.tensor(g.outputs[0]).shape, (Shape{1, 256}));
+}
+
+TEST(OnnxLoader, RejectsFoldedArithmeticThatOverflows) {
+  ModelBuilder b;
+  b.add("Shape", "shape", {"x"}, "s");
+  b.add_constant("big", "b", std::int64_t{1} << 62);
+  b.add("Mul", "scale", {"s", "b"}, "t");
+  b.add("Reshape", "r", {"x", "t"}, "y");
+  b.output("y");
+  EXPECT_TRUE(fails(b.bytes(), "node 'scale' (#2) (Mul) cannot be folded: Mul of 4 and "
+                               "4611686018427387904 overflows 64-bit integers"));
 }
 
 } // namespace
