@@ -234,7 +234,7 @@ int main(int argc, char **argv) {
     if (!app.get_subcommands().empty() || word.empty())
       return app.exit(e);
     // A word where the subcommand goes: name the nearest one.
-    std::cerr << dse::unknown_command_message(word, subcommand_names(app))
+    std::cerr << dse::escape_control(dse::unknown_command_message(word, subcommand_names(app)))
               << "\nRun with --help for more information.\n";
     return static_cast<int>(CLI::ExitCodes::ExtrasError);
   } catch (const CLI::ParseError &e) {
