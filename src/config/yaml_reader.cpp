@@ -54,10 +54,6 @@ std::string join(std::initializer_list<std::string_view> words) {
   return out;
 }
 
-} // namespace
-
-namespace {
-
 [[noreturn]] void fail_too_large(const std::string &path, std::uint64_t max_bytes,
                                  const std::string &limit_hint) {
   throw UserError("cannot read file '" + path + "': it holds more than " +
@@ -74,8 +70,8 @@ std::string read_text_file(const std::string &path, std::uint64_t max_bytes,
     throw UserError("cannot read file '" + path + "': no such file or directory");
   if (std::filesystem::is_directory(path, ec))
     throw UserError("cannot read file '" + path + "': it is a directory");
-  if (std::filesystem::is_regular_file(path, ec) &&
-      std::filesystem::file_size(path, ec) > max_bytes)
+  // Known before reading for a regular file; a device or pipe is measured while it is read.
+  if (const std::uintmax_t size = std::filesystem::file_size(path, ec); !ec && size > max_bytes)
     fail_too_large(path, max_bytes, limit_hint);
   std::ifstream in(path, std::ios::binary);
   if (!in)
