@@ -1,5 +1,5 @@
 // Metric derivation: footprints from index extents, traffic from trip counts above retention
-// depths, cycles and inner-level traffic from the spatial mapping (DESIGN 4.2).
+// depths, cycles and inner-level traffic from the spatial mapping (docs/DESIGN.md §4.2).
 #include "dse/model/metrics.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 // Chains are segmented into fused pairs and single operators; each segment is searched and the
-// segment fronts are combined exactly (DESIGN 4.1 "unfused", 4.5).
+// segment fronts are combined exactly (docs/DESIGN.md §4.1, §4.5).
 #include "dse/search/explore.hpp"
 
 #include <algorithm>

@@ -351,7 +351,7 @@ TEST(HardwareLoader, TwoDocuments) {
   EXPECT_TRUE(fails(kBase + "---\nname: other\n", "10:1", "expected one yaml document, got 2"));
 }
 
-// DMA units (DESIGN 5): lines 9-12 of kDma.
+// DMA units (docs/DESIGN.md §3.1): lines 9-12 of kDma.
 const std::string kDma = kBase + R"(dma_units:
   - {name: ld, direction: load, bandwidth_gbps: 8}
   - {name: st, direction: store, bandwidth_gbps: 4}

@@ -1,5 +1,6 @@
-// Validation ladder rung 1 (DESIGN 7): the trace simulator agrees exactly with the model's DRAM
-// traffic, MACs and buffer words on tiny workloads, and it does catch an illegal schedule.
+// Validation ladder rung 1 (docs/DESIGN.md §7): the trace simulator agrees exactly with the
+// model's DRAM traffic, MACs and buffer words on tiny workloads, and it does catch an illegal
+// schedule.
 #include <gtest/gtest.h>
 
 #include <chrono>

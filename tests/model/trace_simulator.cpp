@@ -1,5 +1,6 @@
 // The trace simulator: a literal walk of the loop tree that allocates and releases tiles by the
-// scope rule of DESIGN 4.1, moves real values through them, and counts what the model predicts.
+// scope rule of docs/DESIGN.md §4.1, moves real values through them, and counts what the model
+// predicts.
 #include "model/trace_simulator.hpp"
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// Rung 1 of the validation ladder (DESIGN 7): executes a candidate's loop tree literally, tile by
-// tile, counting DRAM words, MACs and live GB words, and checks its values against a plain einsum.
+// Rung 1 of the validation ladder (docs/DESIGN.md §7): executes a candidate's loop tree
+// literally, tile by tile, counting DRAM words, MACs and live GB words, and checks its values
+// against a plain einsum.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Rung 2 of the validation ladder (DESIGN 7): on small problems, evaluating every (candidate,
-// tiling) pair without pruning or matrices gives the same Pareto front as the pruned matrix search.
+// Rung 2 of the validation ladder (docs/DESIGN.md §7): on small problems, evaluating every
+// (candidate, tiling) pair without pruning or matrices gives the same Pareto front as the pruned
+// matrix search.
 #include "dse/search/problem_search.hpp"
 
 #include <gtest/gtest.h>

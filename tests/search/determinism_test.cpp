@@ -1,5 +1,5 @@
-// Determinism (DESIGN 4.5): explore gives bit-identical fronts (objectives, candidates, tilings)
-// for any thread count and any Q*B block size.
+// Determinism (docs/DESIGN.md §4.5): explore gives bit-identical fronts (objectives, candidates,
+// tilings) for any thread count and any Q*B block size.
 #include "dse/search/explore.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
-// Rung 3 of the validation ladder (DESIGN 7): no GEMM mapping moves fewer DRAM words than the
-// I/O lower bound for S words of buffer (Smith et al. 2019), and the best mapping comes close.
+// Rung 3 of the validation ladder (docs/DESIGN.md §7): no GEMM mapping moves fewer DRAM words
+// than the I/O lower bound for S words of buffer (Smith et al. 2019), and the best mapping comes
+// close.
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,5 +1,6 @@
-// Soundness of symbolic pruning (DESIGN 4.4): every dataflow the pruned space drops is matched
-// by a kept one that is no worse in every metric at random tilings; and provably_less_equal units.
+// Soundness of symbolic pruning (docs/DESIGN.md §4.4): every dataflow the pruned space drops is
+// matched by a kept one that is no worse in every metric at random tilings; and
+// provably_less_equal units.
 #include "dse/search/candidate_space.hpp"
 
 #include <gtest/gtest.h>
@@ -244,7 +245,7 @@ TEST(PruningSoundness, FusedAttentionWithoutHeads) {
 }
 
 /// Among dataflows with identical metrics and recompute loops, the pruned space keeps the one
-/// that comes first in the unpruned enumeration (DESIGN 4.4: output is deterministic).
+/// that comes first in the unpruned enumeration (docs/DESIGN.md §4.4: output is deterministic).
 void expect_lowest_index_representatives(const TestProblem &tp, bool db) {
   SCOPED_TRACE(tp.name);
   const CandidateSpace none = build_candidate_space(tp.problem, db, Pruning::None);

@@ -1,4 +1,4 @@
-// Enumeration of the decision space (DESIGN 4.1): shared prefixes with the intermediate's
+// Enumeration of the decision space (docs/DESIGN.md §4.1): shared prefixes with the intermediate's
 // retention, each operator's sub-nest orders with its tensors' retention depths, and spatial
 // mappings. Pruning and combination happen in the search module.
 #pragma once

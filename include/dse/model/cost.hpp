@@ -1,5 +1,6 @@
-// Energy and latency from metric values (DESIGN 4.2). The one place where hardware numbers turn
-// counts into picojoules and seconds; the matrix search and the brute-force evaluator both call it.
+// Energy and latency from metric values (docs/DESIGN.md §4.2). The one place where hardware
+// numbers turn counts into picojoules and seconds; the matrix search and the brute-force
+// evaluator both call it.
 #pragma once
 
 #include <algorithm>
@@ -49,7 +50,7 @@ struct CostWeights {
   double cycles_per_vector_op = 1;
   double cycles_per_dram_word = 0;
   double cycles_per_gb_word = 0; // 0 when the GB bandwidth is unlimited
-  // DMA units by direction, words per cycle summed over the units (DESIGN 5); all 0 and
+  // DMA units by direction, words per cycle summed over the units (docs/DESIGN.md §4.2); all 0 and
   // `dma_balanced` false when the hardware declares none.
   bool dma_balanced = false;
   double dma_load_words_per_cycle = 0;  // load-only units

@@ -1,5 +1,5 @@
-// Symbolic derivation of every metric of a candidate (DESIGN 4.2) as posynomials in the tile
-// sizes: DRAM traffic and buffer words from the dataflow; MACs, cycles, GB<->PE traffic and
+// Symbolic derivation of every metric of a candidate (docs/DESIGN.md §4.2) as posynomials in the
+// tile sizes: DRAM traffic and buffer words from the dataflow; MACs, cycles, GB<->PE traffic and
 // vector work from the recompute loops and spatial mapping.
 #pragma once
 

@@ -31,7 +31,7 @@ AtomTable atom_table(const std::vector<std::int64_t> &sizes, const Tiling &tilin
 double evaluate_monomial(const Monomial &m, const AtomTable &atoms);
 double evaluate(const Posynomial &p, const AtomTable &atoms);
 
-/// Which tile sizes the search tries per dimension (DESIGN 4.3).
+/// Which tile sizes the search tries per dimension (docs/DESIGN.md §4.3).
 enum class TileMenu { Divisors, PowersOfTwo, ArrayMultiples, All };
 TileMenu parse_tile_menu(const std::string &name); // throws UserError
 const char *tile_menu_name(TileMenu menu);

@@ -1,5 +1,5 @@
 // Search of one problem: the blocked, parallel Q*B evaluation folded into a Pareto front
-// (DESIGN 4.3), and the brute-force evaluator it is checked against.
+// (docs/DESIGN.md §4.3), and the brute-force evaluator it is checked against.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Sound symbolic dominance pruning (DESIGN 4.4): a row of posynomial metrics is removed when
-// another row is provably no larger in every metric for every tiling.
+// Sound symbolic dominance pruning (docs/DESIGN.md §4.4): a row of posynomial metrics is removed
+// when another row is provably no larger in every metric for every tiling.
 #pragma once
 
 #include <cstddef>
