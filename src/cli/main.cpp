@@ -127,7 +127,11 @@ void add_plot(CLI::App &app, dse::PlotArgs &a) {
   CLI::App *cmd = app.add_subcommand(
       "plot", "render fronts, buffer-size curves or sweep summaries (CSV) with gnuplot");
   cmd->add_option("inputs", a.inputs, "CSV files written by dse explore or dse sweep")->required();
-  cmd->add_option("-o,--output", a.output_path, "image file, .svg or .png")->required();
+  cmd->add_option("-o,--output", a.output_path, "image file (.svg or .png) or gnuplot script (.gp)")
+      ->required();
+  cmd->add_option("--objectives", a.objectives,
+                  "objectives the fronts were explored for; the first two are the axes "
+                  "(default: read from the order of the rows)");
 }
 
 void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {

@@ -62,7 +62,8 @@ struct SweepArgs {
 
 struct PlotArgs {
   std::vector<std::string> inputs; // CSV files written by explore or sweep
-  std::string output_path;         // .svg or .png
+  std::string output_path;         // .svg, .png, or .gp for the gnuplot script
+  std::string objectives;          // of the fronts, as given to explore; empty: detected
 };
 
 /// `dse emit` and `dse run`: a front point (searched like explore) or a mapping file as kernel
