@@ -48,10 +48,11 @@ run_examples() {
     --set DRAM.bandwidth_gbps=30,60 --buffer-curve --within 5% -o "$out/sweep.csv" \
     >"$out/sweep-within.txt"
   for m in tiny-cnn.yaml resnet18.onnx mobilenet_v2.onnx; do
-    "$dse" network --hw "$hw/vector-dsp-4core-8m.yaml" --model "$nets/$m" -o "$out/net-$m"
+    "$dse" network --hw "$hw/vector-dsp-4core-8m.yaml" --model "$nets/$m" -o "$out/net-$m" \
+      >"$out/net-$m.stdout"
     "$dse" network --hw "$hw/vector-dsp-4core-8m.yaml" --model "$nets/$m" --report \
       >"$out/net-$m.txt"
-    sed -i '/time: /d' "$out/net-$m.txt" "$out/net-$m/summary.txt"
+    sed -i '/time: /d' "$out/net-$m.txt" "$out/net-$m.stdout" "$out/net-$m/summary.txt"
   done
   for w in gemm-small-64 gemm-512x768x3072 bert-base-attention-s512; do
     "$dse" emit --hw "$hw/vector-dsp-4core-8m.yaml" --workload "$wl/$w.yaml" --point 0 \

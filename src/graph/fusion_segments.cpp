@@ -162,25 +162,18 @@ private:
     }
     for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
       plan_.segments.push_back(take_pair[i] ? pair[i] : single[i]);
-    network_front_ = minkowski_sum(network_front_, path_front(single, pair));
+    network_front_ = minkowski_sum(network_front_, path_front(single, pair), PlanFrontPolicy{});
     done_ += n;
     if (options_.progress)
       options_.progress(single[0].label, done_, units_.size());
   }
 
-  /// The front of a path over every segmentation into singles and pairs: from the end,
-  /// F[i] = (single i then F[i+1]) or (pair i, i+1 then F[i+2]).
+  /// The front of a path over every segmentation into singles and pairs.
   static CostFront path_front(const std::vector<Segment> &single,
                               const std::vector<Segment> &pair) {
-    const size_t n = single.size();
-    std::vector<CostFront> from(n + 2);
-    from[n] = {CostPoint{}};
-    for (size_t i = n; i-- > 0;) {
-      from[i] = minkowski_sum(single[i].cost.front, from[i + 1]);
-      if (i + 1 < n)
-        from[i] = front_union(from[i], minkowski_sum(pair[i].cost.front, from[i + 2]));
-    }
-    return from[0];
+    return chain_front(
+        single.size(), [&](size_t i) { return single[i].cost.front; },
+        [&](size_t i) { return pair[i].cost.front; }, CostPoint{}, PlanFrontPolicy{});
   }
 
   std::string label(const std::vector<int> &nodes) const {
@@ -218,7 +211,7 @@ private:
       s.cost.dma_units = dma_unit_loads(reads, writes, hw_);
     }
     s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
-    network_front_ = minkowski_sum(network_front_, s.cost.front);
+    network_front_ = minkowski_sum(network_front_, s.cost.front, PlanFrontPolicy{});
     plan_.segments.push_back(std::move(s));
   }
 

@@ -93,7 +93,7 @@ SegmentOutcome SegmentSearcher::best(const Workload &workload) {
       c.buffer_words = pick->objectives.buffer_words;
       c.macs = pick->totals.macs;
       c.fused = runs_fused(r, *pick);
-      c.front = pareto_front_of(std::move(front));
+      c.front = pareto_filter(front, PlanFrontPolicy{});
       for (const MappingPart &part : pick->parts) {
         // Parts run one after another, each balanced over the units on its own.
         add_dma_loads(c.dma_units,

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "dse/ir/chain.hpp"
+#include "dse/search/front_algebra.hpp"
 #include "dse/search/tiling_space.hpp"
 
 namespace dse {
@@ -32,6 +33,47 @@ std::vector<Objective> composable(const std::vector<Objective> &objectives) {
   return out;
 }
 
+/// Front points of parts run one after another, compared on `objectives`: latency, energy and
+/// traffic add, the buffer need is the larger one; ties keep the earlier point.
+class SequencePolicy {
+public:
+  using Point = FrontPoint;
+  explicit SequencePolicy(std::vector<Objective> objectives) : objectives_(std::move(objectives)) {}
+
+  ParetoFront::Key key(const FrontPoint &p) const {
+    ParetoFront::Key key{};
+    for (size_t i = 0; i < objectives_.size(); ++i)
+      key[i] = objective_value(p.objectives, objectives_[i]);
+    return key;
+  }
+  size_t dimensions() const { return objectives_.size(); }
+  bool tie_before(const FrontPoint &, const FrontPoint &) const { return false; }
+
+  FrontPoint combine(const FrontPoint &x, const FrontPoint &y) const {
+    FrontPoint s = x;
+    s.parts.insert(s.parts.end(), y.parts.begin(), y.parts.end());
+    Objectives &o = s.objectives;
+    o.latency_s += y.objectives.latency_s;
+    o.energy_pj += y.objectives.energy_pj;
+    o.dram_words += y.objectives.dram_words;
+    o.buffer_words = std::max(o.buffer_words, y.objectives.buffer_words);
+    o.edp = o.latency_s * o.energy_pj;
+    MetricTotals &t = s.totals;
+    t.dram_reads += y.totals.dram_reads;
+    t.dram_writes += y.totals.dram_writes;
+    t.gb_reads += y.totals.gb_reads;
+    t.gb_writes += y.totals.gb_writes;
+    t.macs += y.totals.macs;
+    t.cycles += y.totals.cycles;
+    t.vector_ops += y.totals.vector_ops;
+    t.buffer_words = std::max(t.buffer_words, y.totals.buffer_words);
+    return s;
+  }
+
+private:
+  std::vector<Objective> objectives_;
+};
+
 std::string segment_label(const Problem &p) {
   std::string label;
   for (size_t o = 0; o < p.ops.size(); ++o)
@@ -48,22 +90,16 @@ public:
   }
 
   std::vector<FrontPoint> chain_front(const Chain &chain) {
-    // best[i]: front of links i..end, built back to front.
-    const size_t n = chain.links.size();
-    std::vector<std::vector<FrontPoint>> best(n + 1);
-    best[n] = {FrontPoint{}};
-    for (size_t i = n; i-- > 0;) {
-      std::vector<FrontPoint> options = minkowski_sum(
-          search(make_single_problem(workload_, chain.links[i])), best[i + 1], options_.objectives);
-      if (options_.fusion && i + 1 < n && can_fuse(workload_, chain.links[i], chain.links[i + 1])) {
-        const std::vector<FrontPoint> fused =
-            minkowski_sum(search(make_fused_problem(workload_, chain.links[i], chain.links[i + 1])),
-                          best[i + 2], options_.objectives);
-        options.insert(options.end(), fused.begin(), fused.end());
-      }
-      best[i] = pareto_filter(options, options_.objectives);
-    }
-    return best[0];
+    const auto single = [&](size_t i) {
+      return search(make_single_problem(workload_, chain.links[i]));
+    };
+    const auto pair = [&](size_t i) {
+      if (!options_.fusion || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
+        return std::vector<FrontPoint>{};
+      return search(make_fused_problem(workload_, chain.links[i], chain.links[i + 1]));
+    };
+    return dse::chain_front(chain.links.size(), single, pair, FrontPoint{},
+                            SequencePolicy(options_.objectives));
   }
 
   void report_infeasible_if_empty(const std::vector<FrontPoint> &front) const {
@@ -123,54 +159,6 @@ private:
   std::vector<double> min_need_;
 };
 
-} // namespace
-
-std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,
-                                      const std::vector<Objective> &objectives) {
-  ParetoFront front(objectives);
-  for (size_t i = 0; i < points.size(); ++i) {
-    ParetoPoint p;
-    p.objectives = points[i].objectives;
-    p.candidate = i;
-    front.set_key(p);
-    front.insert(p);
-  }
-  std::vector<FrontPoint> out;
-  for (const ParetoPoint &p : front.points())
-    out.push_back(points[p.candidate]);
-  return out;
-}
-
-std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
-                                      const std::vector<FrontPoint> &b,
-                                      const std::vector<Objective> &objectives) {
-  std::vector<FrontPoint> sums;
-  for (const FrontPoint &x : a)
-    for (const FrontPoint &y : b) {
-      FrontPoint s = x;
-      s.parts.insert(s.parts.end(), y.parts.begin(), y.parts.end());
-      Objectives &o = s.objectives;
-      o.latency_s += y.objectives.latency_s;
-      o.energy_pj += y.objectives.energy_pj;
-      o.dram_words += y.objectives.dram_words;
-      o.buffer_words = std::max(o.buffer_words, y.objectives.buffer_words);
-      o.edp = o.latency_s * o.energy_pj;
-      MetricTotals &t = s.totals;
-      t.dram_reads += y.totals.dram_reads;
-      t.dram_writes += y.totals.dram_writes;
-      t.gb_reads += y.totals.gb_reads;
-      t.gb_writes += y.totals.gb_writes;
-      t.macs += y.totals.macs;
-      t.cycles += y.totals.cycles;
-      t.vector_ops += y.totals.vector_ops;
-      t.buffer_words = std::max(t.buffer_words, y.totals.buffer_words);
-      sums.push_back(std::move(s));
-    }
-  return pareto_filter(sums, objectives);
-}
-
-namespace {
-
 /// Fails when a front point's objective is not finite: sizes, energies and rates whose products
 /// leave the range of a double (each input is bounded, their products are not).
 void require_finite(const std::vector<FrontPoint> &front, const Workload &workload,
@@ -200,10 +188,10 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
   for (const Chain &chain : detect_chains(workload)) {
     const std::vector<FrontPoint> chain_front = explorer.chain_front(chain);
     explorer.report_infeasible_if_empty(chain_front);
-    front = minkowski_sum(front, chain_front, composable(options.objectives));
+    front = minkowski_sum(front, chain_front, SequencePolicy(composable(options.objectives)));
   }
   ExploreResult result = std::move(explorer.result());
-  result.front = pareto_filter(front, options.objectives);
+  result.front = pareto_filter(front, SequencePolicy(options.objectives));
   require_finite(result.front, workload, hw);
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

@@ -1,10 +1,11 @@
-// Latency-energy fronts of plans made of parts that run one after another: the front of a
-// sequence is the Pareto-optimal part of the Minkowski sum of its parts' fronts, and the front
-// of a choice between alternatives is the Pareto-optimal part of their union. Exact: nothing is
-// thinned.
+// Latency-energy fronts of network plans made of segments that run one after another, combined
+// with the front algebra of the search (Minkowski sums for sequences, unions for alternatives).
 #pragma once
 
+#include <tuple>
 #include <vector>
+
+#include "dse/search/front_algebra.hpp"
 
 namespace dse {
 
@@ -17,17 +18,22 @@ struct CostPoint {
 };
 
 /// Points no other point beats on both latency and energy, latency ascending (energy then
-/// descending); of equal points, the one first in (dram words, fused pairs) order.
+/// descending).
 using CostFront = std::vector<CostPoint>;
 
-/// The Pareto-optimal points of `points`, ordered as a CostFront.
-CostFront pareto_front_of(CostFront points);
-
-/// The front of running a plan from `a`, then one from `b`: every sum, Pareto-filtered. Empty
-/// when either is empty (no plan fits).
-CostFront minkowski_sum(const CostFront &a, const CostFront &b);
-
-/// The front of picking a plan from `a` or from `b`.
-CostFront front_union(const CostFront &a, const CostFront &b);
+/// Plans compared on latency and energy; of equal points, the one first in (DRAM words, fused
+/// pairs) order is kept. Everything adds up in a sequence.
+struct PlanFrontPolicy {
+  using Point = CostPoint;
+  ParetoFront::Key key(const CostPoint &p) const { return {p.latency_s, p.energy_pj}; }
+  size_t dimensions() const { return 2; }
+  bool tie_before(const CostPoint &a, const CostPoint &b) const {
+    return std::tie(a.dram_words, a.fused_pairs) < std::tie(b.dram_words, b.fused_pairs);
+  }
+  CostPoint combine(const CostPoint &a, const CostPoint &b) const {
+    return {a.latency_s + b.latency_s, a.energy_pj + b.energy_pj, a.dram_words + b.dram_words,
+            a.fused_pairs + b.fused_pairs};
+  }
+};
 
 } // namespace dse

@@ -61,12 +61,4 @@ using EstimateReporter = std::function<void(const std::string &label, const Sear
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
                       const ProgressReporter &progress = {}, const EstimateReporter &estimate = {});
 
-/// Pareto filter of composed points over `objectives` (ties: earlier point wins).
-std::vector<FrontPoint> pareto_filter(const std::vector<FrontPoint> &points,
-                                      const std::vector<Objective> &objectives);
-/// Every sum of a point of `a` and a point of `b` (sequential execution), Pareto filtered.
-std::vector<FrontPoint> minkowski_sum(const std::vector<FrontPoint> &a,
-                                      const std::vector<FrontPoint> &b,
-                                      const std::vector<Objective> &objectives);
-
 } // namespace dse

@@ -1,0 +1,116 @@
+// The algebra of exact Pareto fronts of plans whose parts run one after another, for any point
+// type: the Pareto filter, the Minkowski sum (one part, then another), the union (one part or
+// another) and the chain recurrence over every segmentation of a chain into single links and
+// fused pairs (docs/DESIGN.md §4.5). Exact: nothing is thinned. A policy says what a point's
+// objectives are, how two points run in sequence combine, and which of two points with equal
+// objectives is kept; remaining ties keep the earlier point, so every result is deterministic.
+#pragma once
+
+#include <algorithm>
+#include <concepts>
+#include <cstddef>
+#include <numeric>
+#include <vector>
+
+#include "dse/search/pareto_front.hpp"
+
+namespace dse {
+
+/// What the algebra needs to know of a point type.
+template <class P>
+concept FrontPolicy = requires(const P &policy, const typename P::Point &a) {
+  /// The minimised objectives, in the policy's order; unused entries 0.
+  { policy.key(a) } -> std::same_as<ParetoFront::Key>;
+  /// How many entries of the key are objectives (1 to kMaxObjectives).
+  { policy.dimensions() } -> std::convertible_to<size_t>;
+  /// The point of running `a`, then `b`.
+  { policy.combine(a, a) } -> std::same_as<typename P::Point>;
+  /// Of two points with equal keys, whether `a` is kept rather than `b`.
+  { policy.tie_before(a, a) } -> std::same_as<bool>;
+};
+
+/// The points of `points` that no other point dominates, ordered by key, then tie_before, then
+/// input order. A point dominates another when no objective is larger; of points with equal
+/// keys the first in that order is kept.
+template <FrontPolicy Policy>
+std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Policy::Point> &points,
+                                                  const Policy &policy) {
+  using Key = ParetoFront::Key;
+  std::vector<Key> keys;
+  keys.reserve(points.size());
+  for (const auto &p : points)
+    keys.push_back(policy.key(p));
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return keys[a] != keys[b] ? keys[a] < keys[b] : policy.tie_before(points[a], points[b]);
+  });
+  const size_t dims = policy.dimensions();
+  const auto weakly_dominates = [&](size_t a, size_t b) {
+    for (size_t i = 0; i < dims; ++i)
+      if (keys[a][i] > keys[b][i])
+        return false;
+    return true;
+  };
+  std::vector<size_t> kept;
+  for (size_t i : order) {
+    // Every point that could dominate `i` comes before it. With two objectives the kept points
+    // form a staircase, and the last one has the smallest second objective.
+    const bool dominated =
+        dims <= 2 ? !kept.empty() && weakly_dominates(kept.back(), i)
+                  : std::any_of(kept.begin(), kept.end(),
+                                [&](size_t k) { return weakly_dominates(k, i); });
+    if (!dominated)
+      kept.push_back(i);
+  }
+  std::vector<typename Policy::Point> front;
+  front.reserve(kept.size());
+  for (size_t i : kept)
+    front.push_back(points[i]);
+  return front;
+}
+
+/// The front of running a plan from `a`, then one from `b`: every combination, Pareto-filtered.
+/// Empty when either is empty (no plan fits).
+template <FrontPolicy Policy>
+std::vector<typename Policy::Point> minkowski_sum(const std::vector<typename Policy::Point> &a,
+                                                  const std::vector<typename Policy::Point> &b,
+                                                  const Policy &policy) {
+  std::vector<typename Policy::Point> sums;
+  sums.reserve(a.size() * b.size());
+  for (const auto &x : a)
+    for (const auto &y : b)
+      sums.push_back(policy.combine(x, y));
+  return pareto_filter(sums, policy);
+}
+
+/// The front of running a plan from `a` or one from `b`.
+template <FrontPolicy Policy>
+std::vector<typename Policy::Point> front_union(const std::vector<typename Policy::Point> &a,
+                                                const std::vector<typename Policy::Point> &b,
+                                                const Policy &policy) {
+  std::vector<typename Policy::Point> both = a;
+  both.insert(both.end(), b.begin(), b.end());
+  return pareto_filter(both, policy);
+}
+
+/// The front of a chain of `links` links over every segmentation into single links and fused
+/// pairs: from the end, F[i] = (single(i), then F[i+1]) or (pair(i), then F[i+2]), with
+/// F[links] = {empty_plan}. `single(i)` and `pair(i)` (links i and i+1 fused; an empty front when
+/// they cannot be) are asked for in that order, for i from the last link to the first.
+template <FrontPolicy Policy, class SingleFront, class PairFront>
+std::vector<typename Policy::Point> chain_front(size_t links, SingleFront &&single,
+                                                PairFront &&pair,
+                                                const typename Policy::Point &empty_plan,
+                                                const Policy &policy) {
+  std::vector<std::vector<typename Policy::Point>> from(links + 1);
+  from[links] = {empty_plan};
+  for (size_t i = links; i-- > 0;) {
+    from[i] = minkowski_sum(single(i), from[i + 1], policy);
+    if (i + 1 < links)
+      from[i] = front_union(from[i], minkowski_sum(pair(i), from[i + 2], policy), policy);
+  }
+  return from[0];
+}
+
+} // namespace dse

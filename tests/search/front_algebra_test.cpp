@@ -1,0 +1,185 @@
+// The front algebra against brute force on random points with small integer coordinates (so
+// that ties and equal sums are common): the Pareto filter keeps exactly the undominated values,
+// in key order, with the policy's tie-break; Minkowski sums and unions equal filtering every sum
+// or every point; the chain recurrence equals enumerating every segmentation of a chain into
+// single links and pairs. Two and three objectives.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dse/graph/cost_front.hpp"
+#include "dse/search/front_algebra.hpp"
+
+namespace dse {
+namespace {
+
+/// Points with three coordinates and an id; `dims` of the coordinates are objectives, and the
+/// id breaks ties (lower first) when `tie_by_id` is set.
+struct TestPoint {
+  std::array<double, 3> v{};
+  int id = 0;
+};
+
+struct TestPolicy {
+  using Point = TestPoint;
+  size_t dims = 2;
+  bool tie_by_id = false;
+  ParetoFront::Key key(const TestPoint &p) const {
+    ParetoFront::Key k{};
+    for (size_t i = 0; i < dims; ++i)
+      k[i] = p.v[i];
+    return k;
+  }
+  size_t dimensions() const { return dims; }
+  bool tie_before(const TestPoint &a, const TestPoint &b) const {
+    return tie_by_id && a.id < b.id;
+  }
+  TestPoint combine(const TestPoint &a, const TestPoint &b) const {
+    return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2]}, a.id * 100 + b.id};
+  }
+};
+
+using Values = std::vector<ParetoFront::Key>;
+
+/// The objective values that no point dominates, each once, in key order.
+Values brute_force_front(const std::vector<TestPoint> &points, const TestPolicy &policy) {
+  const auto dominates = [&](const TestPoint &a, const TestPoint &b) {
+    bool strictly = false;
+    for (size_t i = 0; i < policy.dims; ++i) {
+      if (a.v[i] > b.v[i])
+        return false;
+      strictly = strictly || a.v[i] < b.v[i];
+    }
+    return strictly;
+  };
+  Values out;
+  for (const TestPoint &p : points)
+    if (std::none_of(points.begin(), points.end(),
+                     [&](const TestPoint &q) { return dominates(q, p); }))
+      out.push_back(policy.key(p));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+Values values(const std::vector<TestPoint> &front, const TestPolicy &policy) {
+  Values out;
+  for (const TestPoint &p : front)
+    out.push_back(policy.key(p));
+  return out;
+}
+
+std::vector<TestPoint> random_points(std::mt19937 &rng, int count) {
+  std::uniform_int_distribution<int> coord(0, 9);
+  std::vector<TestPoint> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back({{double(coord(rng)), double(coord(rng)), double(coord(rng))}, coord(rng)});
+  return out;
+}
+
+const TestPolicy kPolicies[] = {{2, false}, {2, true}, {3, false}, {3, true}};
+
+TEST(FrontAlgebra, FilterKeepsExactlyTheUndominatedValuesInKeyOrder) {
+  std::mt19937 rng(7);
+  for (const TestPolicy &policy : kPolicies)
+    for (int trial = 0; trial < 300; ++trial) {
+      const std::vector<TestPoint> points = random_points(rng, 1 + trial % 25);
+      EXPECT_EQ(values(pareto_filter(points, policy), policy), brute_force_front(points, policy));
+    }
+}
+
+TEST(FrontAlgebra, TiesKeepThePolicysFirstPointThenTheEarliest) {
+  const std::vector<TestPoint> points{{{1, 2, 0}, 5}, {{1, 2, 0}, 3}, {{1, 2, 0}, 3}};
+  EXPECT_EQ(pareto_filter(points, TestPolicy{2, true}).at(0).id, 3);
+  EXPECT_EQ(pareto_filter(points, TestPolicy{2, false}).at(0).id, 5);
+  EXPECT_EQ(pareto_filter(points, TestPolicy{3, false}).size(), 1u);
+}
+
+TEST(FrontAlgebra, SumAndUnionEqualBruteForce) {
+  std::mt19937 rng(11);
+  for (const TestPolicy &policy : kPolicies)
+    for (int trial = 0; trial < 200; ++trial) {
+      const std::vector<TestPoint> a = pareto_filter(random_points(rng, 1 + trial % 9), policy);
+      const std::vector<TestPoint> b = pareto_filter(random_points(rng, 1 + trial % 7), policy);
+      std::vector<TestPoint> sums, both = a;
+      for (const TestPoint &x : a)
+        for (const TestPoint &y : b)
+          sums.push_back(policy.combine(x, y));
+      both.insert(both.end(), b.begin(), b.end());
+      EXPECT_EQ(values(minkowski_sum(a, b, policy), policy), brute_force_front(sums, policy));
+      EXPECT_EQ(values(front_union(a, b, policy), policy), brute_force_front(both, policy));
+      EXPECT_TRUE(minkowski_sum(a, {}, policy).empty()); // a part that fits nothing: no plan
+    }
+}
+
+/// Every plan of links i.. : each link alone or fused with the next, every point of each part.
+void enumerate_plans(size_t i, const std::vector<std::vector<TestPoint>> &single,
+                     const std::vector<std::vector<TestPoint>> &pair, const TestPoint &so_far,
+                     const TestPolicy &policy, std::vector<TestPoint> &out) {
+  if (i == single.size()) {
+    out.push_back(so_far);
+    return;
+  }
+  for (const TestPoint &p : single[i])
+    enumerate_plans(i + 1, single, pair, policy.combine(so_far, p), policy, out);
+  if (i + 1 < single.size())
+    for (const TestPoint &p : pair[i])
+      enumerate_plans(i + 2, single, pair, policy.combine(so_far, p), policy, out);
+}
+
+TEST(FrontAlgebra, ChainRecurrenceEqualsEverySegmentation) {
+  std::mt19937 rng(13);
+  for (const TestPolicy &policy : kPolicies)
+    for (int trial = 0; trial < 60; ++trial) {
+      const size_t links = 1 + trial % 5;
+      std::vector<std::vector<TestPoint>> single, pair;
+      for (size_t i = 0; i < links; ++i) {
+        single.push_back(random_points(rng, 1 + trial % 4));
+        // Some pairs cannot be fused: an empty front.
+        pair.push_back(trial % 3 == 0 ? std::vector<TestPoint>{} : random_points(rng, 1 + i % 3));
+      }
+      std::vector<size_t> asked;
+      const std::vector<TestPoint> front = chain_front(
+          links,
+          [&](size_t i) {
+            asked.push_back(2 * i);
+            return single[i];
+          },
+          [&](size_t i) {
+            asked.push_back(2 * i + 1);
+            return pair[i];
+          },
+          TestPoint{}, policy);
+      std::vector<TestPoint> every;
+      enumerate_plans(0, single, pair, TestPoint{}, policy, every);
+      EXPECT_EQ(values(front, policy), brute_force_front(every, policy));
+      // Parts are asked for once each, last link first, the single before the pair.
+      std::vector<size_t> expected;
+      for (size_t i = links; i-- > 0;) {
+        expected.push_back(2 * i);
+        if (i + 1 < links)
+          expected.push_back(2 * i + 1);
+      }
+      EXPECT_EQ(asked, expected);
+    }
+}
+
+TEST(FrontAlgebra, NetworkPlansCarryDramWordsAndFusedPairs) {
+  const PlanFrontPolicy policy;
+  const CostFront a{{1, 4, 10, 1}, {2, 1, 20, 0}};
+  const CostFront b{{1, 1, 5, 1}};
+  const CostFront sum = minkowski_sum(a, b, policy);
+  ASSERT_EQ(sum.size(), 2u);
+  EXPECT_EQ(sum[0].dram_words, 15);
+  EXPECT_EQ(sum[0].fused_pairs, 2);
+  EXPECT_EQ(sum[1].dram_words, 25);
+  EXPECT_EQ(sum[1].fused_pairs, 1);
+  // Of equal latency and energy, fewer DRAM words first, then fewer fused pairs.
+  const CostFront tied = pareto_filter(CostFront{{1, 1, 9, 0}, {1, 1, 8, 2}, {1, 1, 8, 1}}, policy);
+  ASSERT_EQ(tied.size(), 1u);
+  EXPECT_EQ(tied[0].dram_words, 8);
+  EXPECT_EQ(tied[0].fused_pairs, 1);
+}
+
+} // namespace
+} // namespace dse
