@@ -2,7 +2,8 @@
 #include "dse/model/dma_balance.hpp"
 
 #include <algorithm>
-#include <cassert>
+
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -24,7 +25,7 @@ std::vector<DmaUnitLoad> dma_unit_loads(double reads, double writes, const Hardw
      : u.direction == DmaDirection::Store ? store
                                           : both) += rate;
   }
-  assert(load + both > 0 && store + both > 0 && "the loader requires loading and storing units");
+  DSE_CHECK(load + both > 0 && store + both > 0, "the loader requires loading and storing units");
   const double t = std::max(
       {reads / (load + both), writes / (store + both), (reads + writes) / (load + store + both)});
   // Without bidirectional units the direction-bound groups take everything (L * T >= R up to
@@ -60,7 +61,7 @@ void add_dma_loads(std::vector<DmaUnitLoad> &total, const std::vector<DmaUnitLoa
     total = part;
     return;
   }
-  assert(total.size() == part.size() && "loads of the same hardware's units");
+  DSE_CHECK(total.size() == part.size(), "loads of the same hardware's units");
   for (size_t i = 0; i < part.size(); ++i) {
     total[i].read_words += part[i].read_words;
     total[i].write_words += part[i].write_words;

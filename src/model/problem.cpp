@@ -2,9 +2,10 @@
 #include "dse/model/problem.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <set>
 #include <sstream>
+
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -118,7 +119,8 @@ bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLi
 
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
                            const ChainLink &consumer) {
-  assert(can_fuse(workload, producer, consumer));
+  DSE_CHECK(can_fuse(workload, producer, consumer),
+            "fused problem of operators that cannot be fused");
   Problem p;
   p.workload = &workload;
   p.is_window.assign(workload.dims.size(), false);

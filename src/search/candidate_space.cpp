@@ -7,6 +7,7 @@
 
 #include "dse/model/candidate_generation.hpp"
 #include "dse/search/symbolic_pruning.hpp"
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -18,6 +19,7 @@ std::vector<LocalPlan> surviving_local_plans(const Problem &problem, const Prefi
                                              int op, bool double_buffering, Pruning pruning,
                                              std::uint64_t &enumerated) {
   std::vector<LocalPlan> plans = enumerate_local_plans(problem, choice, op);
+  DSE_CHECK(!plans.empty(), "no local plan for operator " + std::to_string(op));
   enumerated = plans.size();
   if (pruning == Pruning::None)
     return plans;
@@ -45,6 +47,8 @@ std::vector<LocalPlan> surviving_local_plans(const Problem &problem, const Prefi
 void add_combinations(const Problem &problem, const PrefixChoice &choice,
                       const std::vector<std::vector<LocalPlan>> &plans,
                       std::vector<Dataflow> &out) {
+  for (const std::vector<LocalPlan> &op_plans : plans)
+    DSE_CHECK(!op_plans.empty(), "an operator without surviving local plans");
   std::vector<size_t> pick(plans.size(), 0);
   while (true) {
     std::vector<const LocalPlan *> parts;
@@ -57,6 +61,33 @@ void add_combinations(const Problem &problem, const PrefixChoice &choice,
     if (o == pick.size())
       return;
   }
+}
+
+/// What the Q matrices rely on: one metrics entry per dataflow, each with one buffer row per
+/// operator (2 + ops rows of Q per dataflow); groups tiling the dataflows in order; at least one
+/// spatial combination (candidate ids divide by their count), each placing every operator.
+void check_shape(const Problem &problem, const CandidateSpace &space) {
+  DSE_CHECK(space.metrics.size() == space.dataflows.size(),
+            std::to_string(space.metrics.size()) + " metrics for " +
+                std::to_string(space.dataflows.size()) + " dataflows");
+  for (const DataflowMetrics &m : space.metrics)
+    DSE_CHECK(m.buffer_words.size() == problem.ops.size(),
+              std::to_string(m.buffer_words.size()) + " buffer rows for " +
+                  std::to_string(problem.ops.size()) + " operators");
+  size_t next = 0;
+  for (const RecomputeGroup &g : space.groups) {
+    DSE_CHECK(g.first == next, "recompute group starting at dataflow " + std::to_string(g.first) +
+                                   ", expected " + std::to_string(next));
+    next += g.count;
+  }
+  DSE_CHECK(next == space.dataflows.size(), "recompute groups cover " + std::to_string(next) +
+                                                " of " + std::to_string(space.dataflows.size()) +
+                                                " dataflows");
+  DSE_CHECK(!space.spatial.empty(), "no spatial combination");
+  for (const std::vector<SpatialMapping> &combination : space.spatial)
+    DSE_CHECK(combination.size() == problem.ops.size(),
+              "a spatial combination of " + std::to_string(combination.size()) + " for " +
+                  std::to_string(problem.ops.size()) + " operators");
 }
 
 } // namespace
@@ -119,6 +150,7 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   space.stats.dataflows_kept = space.dataflows.size();
   space.spatial = spatial_combinations(problem);
   space.stats.spatial_combinations = space.spatial.size();
+  check_shape(problem, space);
   return space;
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "dse/support/check.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
@@ -114,7 +115,14 @@ bool ParetoFront::insert_2d(const ParetoPoint &p) {
   while (last != points_.end() && dominates(p, *last))
     ++last;
   first = points_.erase(first, last);
-  points_.insert(first, p);
+  const auto at = points_.insert(first, p);
+  // The staircase order, checked at the insertion point only (the rest is unchanged).
+  DSE_CHECK(at == points_.begin() ||
+                ((at - 1)->key[0] < at->key[0] && (at - 1)->key[1] > at->key[1]),
+            "a two-objective front point out of staircase order with its predecessor");
+  DSE_CHECK(at + 1 == points_.end() ||
+                (at->key[0] < (at + 1)->key[0] && at->key[1] > (at + 1)->key[1]),
+            "a two-objective front point out of staircase order with its successor");
   return true;
 }
 
@@ -123,7 +131,11 @@ bool ParetoFront::insert_nd(const ParetoPoint &p) {
     if (dominates(q, p))
       return false;
   std::erase_if(points_, [&](const ParetoPoint &q) { return dominates(p, q); });
-  points_.insert(std::lower_bound(points_.begin(), points_.end(), p, lexicographically_less), p);
+  const auto place = std::lower_bound(points_.begin(), points_.end(), p, lexicographically_less);
+  const auto at = points_.insert(place, p);
+  DSE_CHECK((at == points_.begin() || lexicographically_less(*(at - 1), *at)) &&
+                (at + 1 == points_.end() || lexicographically_less(*at, *(at + 1))),
+            "a front point out of order with its neighbours");
   return true;
 }
 

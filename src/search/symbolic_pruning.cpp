@@ -7,6 +7,7 @@
 #include <random>
 
 #include "dse/model/tiling.hpp"
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -66,6 +67,8 @@ bool numerically_le(const Signature &u, const Signature &v) {
 } // namespace
 
 bool dominates(const MetricRow &u, const MetricRow &v) {
+  DSE_CHECK(u.size() == v.size(), "metric rows of " + std::to_string(u.size()) + " and " +
+                                      std::to_string(v.size()) + " metrics compared");
   for (size_t i = 0; i < u.size(); ++i)
     if (!provably_less_equal(u[i], v[i]))
       return false;
@@ -76,8 +79,13 @@ std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
   const std::vector<AtomTable> points = sample_points(max_dim(rows));
   std::vector<Signature> sigs;
   sigs.reserve(rows.size());
-  for (const MetricRow &row : rows)
+  for (const MetricRow &row : rows) {
+    // Signatures are compared position by position, so every row has the same metrics.
+    DSE_CHECK(row.size() == rows.front().size(),
+              "metric rows of " + std::to_string(rows.front().size()) + " and " +
+                  std::to_string(row.size()) + " metrics in one pruning");
     sigs.push_back(signature(row, points));
+  }
 
   // Likely dominators first: fewer survivors get replaced later.
   std::vector<size_t> order(rows.size());

@@ -3,6 +3,7 @@
 
 #include <limits>
 
+#include "dse/support/check.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
@@ -15,6 +16,13 @@ TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t arr
     const std::int64_t size = sizes_[static_cast<size_t>(d)];
     menus_.push_back(problem.is_window[static_cast<size_t>(d)] ? std::vector<std::int64_t>{size}
                                                                : tile_menu(size, menu, array_size));
+    // The space limits predict the space from the menu sizes, before any menu is built.
+    DSE_CHECK(problem.is_window[static_cast<size_t>(d)] ||
+                  static_cast<std::int64_t>(menus_.back().size()) ==
+                      tile_menu_size(size, menu, array_size),
+              "menu of size " + std::to_string(size) + " has " +
+                  std::to_string(menus_.back().size()) + " tiles, tile_menu_size says " +
+                  std::to_string(tile_menu_size(size, menu, array_size)));
     if (size_ > std::numeric_limits<std::uint64_t>::max() / menus_.back().size())
       throw UserError("the tiling space of '" + problem.workload->name + "' with tile menu '" +
                       tile_menu_name(menu) + "' has more than 2^64 points");
@@ -23,6 +31,8 @@ TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t arr
 }
 
 void TilingSpace::decode(std::uint64_t index, std::vector<int> &menu_index) const {
+  DSE_CHECK(index < size_, "tiling " + std::to_string(index) + " of a space of " +
+                               std::to_string(size_));
   menu_index.resize(dims_.size());
   for (size_t i = dims_.size(); i-- > 0;) {
     const std::uint64_t radix = menus_[i].size();
