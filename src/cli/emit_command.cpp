@@ -4,7 +4,6 @@
 #include <sstream>
 
 #include "dse/cli/commands.hpp"
-#include "dse/cli/front_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/progress_bar.hpp"
 #include "dse/codegen/kernel_emitter.hpp"
@@ -35,15 +34,10 @@ struct Schedule {
   }
 };
 
-/// Front point `args.point` as a mapping file, through the same search and writer as explore.
-std::string front_point_mapping(const EmitArgs &args, const Workload &workload,
-                                const Hardware &hw) {
-  SearchOptions options;
-  options.menu = parse_tile_menu(args.tiles);
-  options.objectives = parse_objective_list(args.objectives);
-  options.latency_model = parse_latency_model(args.latency_model);
-  options.threads = args.threads;
-  options.limits = args.limits;
+/// The segments of front point `args.point`, found by the same search as explore's.
+std::vector<ResolvedSegment> front_point_segments(const EmitArgs &args, const Workload &workload,
+                                                  const Hardware &hw) {
+  const SearchOptions options = search_options(args.search);
   ExploreResult result;
   {
     ProgressBar bar(args.progress || ProgressBar::stderr_is_terminal());
@@ -55,7 +49,10 @@ std::string front_point_mapping(const EmitArgs &args, const Workload &workload,
   if (static_cast<size_t>(args.point) >= result.front.size())
     throw UserError("--point " + std::to_string(args.point) + ": the front has " +
                     std::to_string(result.front.size()) + " points");
-  return mapping_yaml(result, workload, static_cast<size_t>(args.point));
+  std::vector<ResolvedSegment> segments;
+  for (const MappingPart &part : result.front[static_cast<size_t>(args.point)].parts)
+    segments.push_back({result.problems[part.problem], part.candidate, part.tiling});
+  return segments;
 }
 
 /// Loads the inputs and resolves the schedule; refuses mappings that overflow the buffer.
@@ -66,10 +63,9 @@ void load_schedule(const EmitArgs &args, Schedule &s) {
   s.workload = load_workload(args.workload_path, args.max_input_mib);
   if (args.point >= 0) {
     const std::string name = "front point " + std::to_string(args.point);
-    s.resolved = resolve_mapping(s.workload,
-                                 parse_mapping(front_point_mapping(args, s.workload, s.hw), name));
-    s.title = "workload '" + s.workload.name + "', " + name + " (objectives " + args.objectives +
-              ", tiles " + args.tiles + ")";
+    s.resolved = front_point_segments(args, s.workload, s.hw);
+    s.title = "workload '" + s.workload.name + "', " + name + " (objectives " + args.search.objectives +
+              ", tiles " + args.search.tiles + ")";
   } else {
     s.resolved = resolve_mapping(s.workload, load_mapping(args.mapping_path, args.max_input_mib));
     s.title = "workload '" + s.workload.name + "', mapping " + args.mapping_path;
@@ -119,7 +115,7 @@ int run_kernel(const EmitArgs &args) {
   write_stdout(
       s.title + "\n" +
       comparison_text(compare_counts(predicted_counts(segments, s.hw), run), run,
-                      predicted_latency_s(segments, s.hw, parse_latency_model(args.latency_model)),
+                      predicted_latency_s(segments, s.hw, parse_latency_model(args.search.latency_model)),
                       ok));
   return ok ? 0 : 2;
 }

@@ -35,6 +35,18 @@ std::vector<Objective> parse_objective_list(const std::string &list) {
   return out;
 }
 
+SearchOptions search_options(const SearchFlags &flags) {
+  SearchOptions options;
+  options.menu = parse_tile_menu(flags.tiles);
+  options.objectives = parse_objective_list(flags.objectives);
+  options.latency_model = parse_latency_model(flags.latency_model);
+  options.threads = flags.threads;
+  options.fusion = !flags.no_fusion;
+  options.recompute = !flags.no_recompute;
+  options.limits = flags.limits;
+  return options;
+}
+
 namespace {
 
 /// With -v, before a problem's tilings are evaluated: what it will decide and how long that
@@ -51,14 +63,7 @@ std::string estimate_line(const std::string &label, const SearchEstimate &e) {
 } // namespace
 
 int run_explore(const ExploreArgs &args) {
-  SearchOptions options;
-  options.menu = parse_tile_menu(args.tiles);
-  options.objectives = parse_objective_list(args.objectives);
-  options.latency_model = parse_latency_model(args.latency_model);
-  options.threads = args.threads;
-  options.fusion = !args.no_fusion;
-  options.recompute = !args.no_recompute;
-  options.limits = args.limits;
+  const SearchOptions options = search_options(args.search);
   const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
   const Workload workload = load_workload(args.workload_path, args.max_input_mib);
 
@@ -83,8 +88,8 @@ int run_explore(const ExploreArgs &args) {
     throw UserError("--emit-mapping " + std::to_string(args.emit_mapping) + ": the front has " +
                     std::to_string(result.front.size()) + " points");
 
-  const std::string front = args.json ? front_json(result, workload, hw, options.latency_model)
-                                      : front_csv(result, workload, hw, options.latency_model);
+  const std::string front = args.json ? front_json(result, workload, hw)
+                                      : front_csv(result, workload, hw);
   if (args.emit_mapping >= 0) {
     if (!args.output_path.empty())
       write_output(args.output_path, front);

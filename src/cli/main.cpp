@@ -15,13 +15,6 @@
 
 namespace {
 
-/// --no-fusion and --no-recompute: what the searched space leaves out (for ablations).
-void add_space_flags(CLI::App *cmd, bool &no_fusion, bool &no_recompute) {
-  cmd->add_flag("--no-fusion", no_fusion, "search chains one operator at a time");
-  cmd->add_flag("--no-recompute", no_recompute,
-                "leave out fused dataflows that recompute the producer");
-}
-
 /// --max-input-mib: the largest YAML input file read (a guard against endless devices).
 void add_input_limit(CLI::App *cmd, std::uint64_t &max_input_mib) {
   cmd->add_option("--max-input-mib", max_input_mib, "largest YAML input file read, in MiB")
@@ -54,29 +47,45 @@ void add_space_limits(CLI::App *cmd, dse::SpaceLimits &limits) {
       ->check(whole);
 }
 
+/// Which search flags a command takes beyond the tile menu, latency model, threads and limits.
+struct SearchFlagSet {
+  bool objectives = false; // --objectives
+  bool space = false;      // --no-fusion, --no-recompute (ablations)
+};
+
+/// The flags that become the command's SearchOptions (see dse::search_options).
+void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
+  cmd->add_option("--tiles", f.tiles, "tile menu: divisors, pow2, array or all")
+      ->capture_default_str();
+  if (set.objectives)
+    cmd->add_option("--objectives", f.objectives,
+                    "comma-separated objectives: latency, energy, edp, dram, buffer")
+        ->capture_default_str();
+  cmd->add_option("--latency-model", f.latency_model, "roofline or sequential")
+      ->capture_default_str();
+  cmd->add_option("--threads", f.threads, "worker threads (default: every core)")
+      ->check(CLI::Range(0, 4096));
+  if (set.space) {
+    cmd->add_flag("--no-fusion", f.no_fusion, "search chains one operator at a time");
+    cmd->add_flag("--no-recompute", f.no_recompute,
+                  "leave out fused dataflows that recompute the producer");
+  }
+  add_space_limits(cmd, f.limits);
+}
+
 void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   CLI::App *cmd = app.add_subcommand("explore", "find the exact Pareto front of a workload");
   cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
   cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
   cmd->add_option("-o,--output", a.output_path, "front output file (default: stdout)");
   cmd->add_flag("--json", a.json, "write JSON instead of CSV");
-  cmd->add_option("--threads", a.threads, "worker threads (default: every core)")
-      ->check(CLI::Range(0, 4096));
-  cmd->add_option("--tiles", a.tiles, "tile menu: divisors, pow2, array or all")
-      ->capture_default_str();
-  cmd->add_option("--objectives", a.objectives,
-                  "comma-separated objectives: latency, energy, edp, dram, buffer")
-      ->capture_default_str();
-  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
-      ->capture_default_str();
+  add_search_flags(cmd, a.search, {.objectives = true, .space = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print pruning and search statistics on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   cmd->add_option("--emit-mapping", a.emit_mapping,
                   "print front point N as a mapping file (dse eval --mapping) on stdout")
       ->check(CLI::NonNegativeNumber);
-  add_space_flags(cmd, a.no_fusion, a.no_recompute);
-  add_space_limits(cmd, a.limits);
   add_input_limit(cmd, a.max_input_mib);
 }
 
@@ -109,17 +118,10 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
                   "the best (e.g. 5%)");
   cmd->add_option("--within-objective", a.within_objective, "latency, energy or edp")
       ->capture_default_str();
-  cmd->add_option("--threads", a.threads, "worker threads (default: every core)")
-      ->check(CLI::Range(0, 4096));
-  cmd->add_option("--tiles", a.tiles, "tile menu: divisors, pow2, array or all")
-      ->capture_default_str();
-  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
-      ->capture_default_str();
+  add_search_flags(cmd, a.search, {.objectives = false, .space = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print the sweep time on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
-  add_space_flags(cmd, a.no_fusion, a.no_recompute);
-  add_space_limits(cmd, a.limits);
   add_input_limit(cmd, a.max_input_mib);
 }
 
@@ -140,17 +142,10 @@ void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
   cmd->add_option("--mapping", a.mapping_path, "mapping YAML file (instead of --point)");
   cmd->add_option("--point", a.point, "front point N of the workload's exploration")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--tiles", a.tiles, "with --point: tile menu (divisors, pow2, array or all)")
-      ->capture_default_str();
-  cmd->add_option("--objectives", a.objectives, "with --point: objectives of the front")
-      ->capture_default_str();
-  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
-      ->capture_default_str();
-  cmd->add_option("--threads", a.threads, "with --point: search threads (default: every core)")
-      ->check(CLI::Range(0, 4096));
+  // With --point: the search that finds the front, as explore's.
+  add_search_flags(cmd, a.search, {.objectives = true, .space = false});
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
-  add_space_limits(cmd, a.limits);
   add_input_limit(cmd, a.max_input_mib);
 }
 
@@ -182,16 +177,10 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
                   "and layout CSV files");
   cmd->add_flag("--report", a.report, "print the memory hotspots and split decisions");
   cmd->add_option("--objective", a.objective, "latency or energy")->capture_default_str();
-  cmd->add_option("--tiles", a.tiles, "tile menu of the segment searches")->capture_default_str();
-  cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
-      ->capture_default_str();
-  cmd->add_option("--threads", a.threads, "worker threads (default: every core)")
-      ->check(CLI::Range(0, 4096));
+  add_search_flags(cmd, a.search, {.objectives = false, .space = true});
   cmd->add_flag("--no-search", a.no_search, "skip the per-segment searches (memory planning only)");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
-  add_space_flags(cmd, a.no_fusion, a.no_recompute);
-  add_space_limits(cmd, a.limits);
   add_input_limit(cmd, a.max_input_mib);
 }
 

@@ -39,12 +39,7 @@ void write_report_directory(const std::string &dir, const NetworkPlan &plan, con
 int run_network(const NetworkArgs &args) {
   NetworkOptions options;
   options.objective = parse_plan_objective(args.objective);
-  options.search.menu = parse_tile_menu(args.tiles);
-  options.search.latency_model = parse_latency_model(args.latency_model);
-  options.search.threads = args.threads;
-  options.search.fusion = !args.no_fusion;
-  options.search.recompute = !args.no_recompute;
-  options.search.limits = args.limits;
+  options.search = search_options(args.search);
   options.search_segments = !args.no_search;
   const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
   const Graph graph = load_network(args.model_path, args.max_input_mib);

@@ -77,32 +77,16 @@ Best best_points(const ExploreResult &r) {
   return b;
 }
 
-std::string summary_row(const ExploreResult &r, const Hardware &hw, LatencyModel model) {
+std::string summary_row(const ExploreResult &r, const Hardware &hw) {
   const Best b = best_points(r);
   auto flow = [&](const FrontPoint *p) {
-    return csv_field(point_detail(r, *p, hw, model).dataflow);
+    return csv_field(point_detail(r, *p, hw).dataflow);
   };
   return csv_number(b.latency->objectives.latency_s) + "," +
          csv_number(b.latency->objectives.energy_pj) + "," + flow(b.latency) + "," +
          csv_number(b.energy->objectives.energy_pj) + "," +
          csv_number(b.energy->objectives.latency_s) + "," + flow(b.energy) + "," +
          csv_number(b.edp->objectives.edp) + "," + flow(b.edp);
-}
-
-std::string front_rows(const std::string &prefix, const ExploreResult &r, const Hardware &hw,
-                       LatencyModel model) {
-  std::string out;
-  for (size_t i = 0; i < r.front.size(); ++i) {
-    const FrontPoint &p = r.front[i];
-    const PointDetail d = point_detail(r, p, hw, model);
-    out += prefix + "," + std::to_string(i) + "," + csv_number(p.objectives.latency_s) + "," +
-           csv_number(p.objectives.energy_pj) + "," + csv_number(p.objectives.edp) + "," +
-           csv_number(p.totals.dram_reads) + "," + csv_number(p.totals.dram_writes) + "," +
-           csv_number(p.totals.buffer_words) + "," + csv_number(p.totals.macs) + "," +
-           csv_number(d.utilisation) + "," + (d.fused ? "yes" : "no") + "," +
-           csv_field(d.dataflow) + "\n";
-  }
-  return out;
 }
 
 /// Index of the global-buffer capacity axis, or -1.
@@ -272,13 +256,7 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
 }
 
 SearchOptions sweep_options(const SweepArgs &args) {
-  SearchOptions options;
-  options.menu = parse_tile_menu(args.tiles);
-  options.latency_model = parse_latency_model(args.latency_model);
-  options.threads = args.threads;
-  options.fusion = !args.no_fusion;
-  options.recompute = !args.no_recompute;
-  options.limits = args.limits;
+  SearchOptions options = search_options(args.search);
   if (args.buffer_curve)
     options.objectives = {Objective::Latency, Objective::Energy, Objective::Dram};
   return options;
@@ -320,8 +298,8 @@ std::string run_own_cases(const std::vector<SweepCase> &cases,
       o.curve.capacity_words = capacity;
       o.no_fit = outcome.no_fit[k];
     } else {
-      o.fronts = front_rows(prefix, r, c.hw, options.latency_model);
-      o.summary = prefix + "," + summary_row(r, c.hw, options.latency_model) + ",yes\n";
+      o.fronts = front_table_rows(prefix + ",", r, c.hw, std::nullopt);
+      o.summary = prefix + "," + summary_row(r, c.hw) + ",yes\n";
       o.curve = buffer_curve_point(r, *mine[k].workload, capacity);
     }
     out += encode(index[k], o);
@@ -403,8 +381,7 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   report_infeasible_cases(outputs, configs, workloads);
 
   const std::string header = config_header(axes) + ",workload";
-  std::string fronts = header + ",point,latency_s,energy_pj,edp_pj_s,dram_read_words,"
-                                "dram_write_words,gb_words,macs,pe_utilisation,fused,dataflow\n";
+  std::string fronts = header + "," + front_table_header(std::nullopt);
   std::string summary = header + ",best_latency_s,best_latency_energy_pj,best_latency_dataflow,"
                                  "best_energy_pj,best_energy_latency_s,best_energy_dataflow,"
                                  "best_edp_pj_s,best_edp_dataflow,feasible\n";

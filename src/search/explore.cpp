@@ -8,7 +8,6 @@
 
 #include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
-#include "dse/search/tiling_space.hpp"
 
 namespace dse {
 
@@ -139,12 +138,12 @@ private:
     const ProblemFront found = search_problem(p, hw_, options);
     result_.summaries.push_back({segment_label(p), found.stats});
     min_need_.push_back(found.min_buffer_words);
-    const TilingSpace tilings(p, options_.menu,
-                              std::min(hw_.effective_rows(), hw_.effective_cols()));
     std::vector<FrontPoint> out;
-    for (const ParetoPoint &point : found.front.points()) {
-      MappingPart part{index, candidate_of(*found.space, point.candidate),
-                       tilings.tiling(point.tiling), point.objectives, point.totals};
+    for (size_t i = 0; i < found.front.size(); ++i) {
+      const ParetoPoint &point = found.front.points()[i];
+      const PointMapping &mapping = found.mappings[i];
+      MappingPart part{index,         mapping.candidate,       mapping.tiling,
+                       point.objectives, point.totals,        mapping.op_buffer_words};
       out.push_back({point.objectives, point.totals, {part}});
     }
     return out;

@@ -357,12 +357,27 @@ ProblemFront make_result(const SearchOptions &options, std::shared_ptr<const Can
                          std::uint64_t tilings) {
   ProblemFront r{ParetoFront(options.objectives),
                  {},
+                 {},
                  std::numeric_limits<double>::infinity(),
                  std::move(space)};
   r.stats.pruning = r.space->stats;
   r.stats.tilings = tilings;
   r.stats.mappings = r.space->stats.candidates_after() * tilings;
   return r;
+}
+
+/// Decodes the front's points: candidate, tiling and each operator's buffer words.
+void decode_front(ProblemFront &result, const TilingSpace &tilings, const Hardware &hw) {
+  const CandidateSpace &space = *result.space;
+  for (const ParetoPoint &point : result.front.points()) {
+    PointMapping m{candidate_of(space, point.candidate), tilings.tiling(point.tiling), {}};
+    const AtomTable atoms =
+        atom_table(tilings.sizes(), m.tiling, hw.effective_rows(), hw.effective_cols());
+    const DataflowMetrics &metrics = space.metrics[point.candidate / space.spatial.size()];
+    for (const Posynomial &words : metrics.buffer_words)
+      m.op_buffer_words.push_back(evaluate(words, atoms));
+    result.mappings.push_back(std::move(m));
+  }
 }
 
 } // namespace
@@ -409,6 +424,7 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
     result.min_buffer_words = std::min(result.min_buffer_words, w.min_buffer_words);
     result.stats.feasible_mappings += w.feasible;
   }
+  decode_front(result, tilings, hw);
   result.stats.seconds = seconds_since(start);
   return result;
 }
@@ -450,6 +466,7 @@ ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
           result.front.insert(point);
         }
   }
+  decode_front(result, tilings, hw);
   result.stats.seconds = seconds_since(start);
   return result;
 }

@@ -9,26 +9,36 @@
 #include "dse/model/cost.hpp"
 #include "dse/model/tiling.hpp"
 #include "dse/search/pareto_front.hpp"
+#include "dse/search/problem_search.hpp"
 #include "dse/search/space_limits.hpp"
 
 namespace dse {
+
+/// The command-line flags that shape a search: the one place they become SearchOptions, for
+/// explore, sweep, emit/run and network.
+struct SearchFlags {
+  std::string tiles = "divisors";
+  std::string objectives = "latency,energy";
+  std::string latency_model = "roofline";
+  int threads = 0;
+  bool no_fusion = false;    // search chains one operator at a time
+  bool no_recompute = false; // leave out fused dataflows that recompute the producer
+  SpaceLimits limits;        // --max-tilings, --max-loop-nests
+};
+
+/// The search options the flags ask for; throws UserError on a value it does not know.
+SearchOptions search_options(const SearchFlags &flags);
 
 struct ExploreArgs {
   std::string hw_path;
   std::string workload_path;
   std::string output_path; // empty: stdout
   bool json = false;
-  int threads = 0;
-  std::string tiles = "divisors";
-  std::string objectives = "latency,energy";
-  std::string latency_model = "roofline";
+  SearchFlags search;
   bool verbose = false;
-  bool progress = false;     // show progress even when stderr is not a terminal
-  int emit_mapping = -1;     // front point to print as a mapping file, or -1
-  bool no_fusion = false;    // search chains one operator at a time
-  bool no_recompute = false; // leave out fused dataflows that recompute the producer
+  bool progress = false; // show progress even when stderr is not a terminal
+  int emit_mapping = -1; // front point to print as a mapping file, or -1
   std::uint64_t max_input_mib = kDefaultMaxInputMib; // largest YAML input read
-  SpaceLimits limits;                                // --max-tilings, --max-loop-nests
 };
 
 struct EvalArgs {
@@ -49,15 +59,10 @@ struct SweepArgs {
   bool buffer_curve = false;
   std::string within; // e.g. "5%"
   std::string within_objective = "latency";
-  int threads = 0;
-  std::string tiles = "divisors";
-  std::string latency_model = "roofline";
+  SearchFlags search; // objectives: latency,energy (and dram with --buffer-curve)
   bool verbose = false;
   bool progress = false;
-  bool no_fusion = false;
-  bool no_recompute = false;
   std::uint64_t max_input_mib = kDefaultMaxInputMib;
-  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 struct PlotArgs {
@@ -73,17 +78,13 @@ struct EmitArgs {
   std::string workload_path;
   std::string mapping_path; // or:
   int point = -1;           // a front point, searched with the options below
-  std::string tiles = "divisors";
-  std::string objectives = "latency,energy";
-  std::string latency_model = "roofline";
-  int threads = 0;
+  SearchFlags search;
   bool progress = false;
   std::string output_path; // emit: the source (default stdout); run: also keep the source there
   std::string cxx;         // run: host compiler (default $CXX, else c++)
   int repeat = 3;          // run: runs timed, the fastest reported
   bool no_check = false;   // run: skip the reference check
   std::uint64_t max_input_mib = kDefaultMaxInputMib;
-  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 /// `dse network`: plan a whole network (ONNX or YAML graph) on one accelerator.
@@ -93,15 +94,14 @@ struct NetworkArgs {
   std::string output_dir;            // empty: print the summary only
   bool report = false;               // print the hotspot report on stdout
   std::string objective = "latency"; // latency or energy
-  std::string tiles = "pow2";
-  std::string latency_model = "roofline";
-  int threads = 0;
+  SearchFlags search = [] { // segment searches default to power-of-two tiles
+    SearchFlags flags;
+    flags.tiles = "pow2";
+    return flags;
+  }();
   bool no_search = false; // skip the per-segment matrix-engine searches
   bool progress = false;
-  bool no_fusion = false;
-  bool no_recompute = false;
   std::uint64_t max_input_mib = kDefaultMaxInputMib;
-  SpaceLimits limits; // --max-tilings, --max-loop-nests
 };
 
 int run_explore(const ExploreArgs &args);

@@ -22,6 +22,7 @@ struct MappingPart {
   Tiling tiling;
   Objectives objectives;
   MetricTotals totals;
+  std::vector<double> op_buffer_words; // per operator of the problem: GB words live while it runs
 };
 
 struct FrontPoint {

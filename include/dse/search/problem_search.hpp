@@ -48,8 +48,17 @@ struct SearchStats {
   double seconds = 0;
 };
 
+/// What the reports show of a front point beyond its totals, decoded from its ids.
+struct PointMapping {
+  Candidate candidate;
+  Tiling tiling;
+  std::vector<double> op_buffer_words; // per operator of the problem: GB words live while it runs
+};
+
 struct ProblemFront {
   ParetoFront front;
+  /// The front's points decoded, in the order of front.points().
+  std::vector<PointMapping> mappings;
   SearchStats stats;
   /// Smallest global-buffer need over every mapping (words), to explain an empty front.
   double min_buffer_words = 0;
