@@ -2,6 +2,7 @@
 #include "dse/support/csv.hpp"
 
 #include <charconv>
+#include <cmath>
 
 #include "dse/support/escape.hpp"
 
@@ -21,6 +22,16 @@ std::string csv_number(double v) {
   char buf[64];
   const auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::string(buf, r.ptr);
+}
+
+std::string exact_number(double v) {
+  constexpr double kExactIntegers = 9007199254740992.0; // 2^53
+  if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < kExactIntegers) {
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+    return std::string(buf, r.ptr);
+  }
+  return csv_number(v);
 }
 
 } // namespace dse

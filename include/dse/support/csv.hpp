@@ -1,4 +1,5 @@
-// CSV output helper shared by every module that writes CSV files.
+// Numbers and fields as every report writes them: CSV fields, and numbers that read back
+// exactly.
 #pragma once
 
 #include <string>
@@ -11,5 +12,9 @@ std::string csv_field(const std::string &text);
 
 /// A number in the shortest form that reads back as the same double.
 std::string csv_number(double v);
+
+/// A number for text reports: a whole number below 2^53 in full digits (1048576, not 1.04858e+06
+/// or 1e+06), any other in the shortest form that reads back as the same double.
+std::string exact_number(double v);
 
 } // namespace dse
