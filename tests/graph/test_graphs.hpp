@@ -25,16 +25,7 @@ inline Hardware tiny_hardware(long capacity_words, int cores = 1) {
 }
 
 using test_common::repo_file;
-
-inline const std::vector<std::string> &shipped_networks() {
-  static const std::vector<std::string> names = {"networks/resnet18.onnx",
-                                                 "networks/vgg16.onnx",
-                                                 "networks/googlenet.onnx",
-                                                 "networks/mobilenet_v2.onnx",
-                                                 "networks/bert_base_layer_s512.onnx",
-                                                 "networks/tiny-cnn.yaml"};
-  return names;
-}
+using test_common::shipped_networks;
 
 /// conv3x3 -> relu -> conv3x3 (stride 2) -> relu -> maxpool, with a residual-free chain.
 inline const char *kConvChain = R"(name: conv-chain

@@ -5,13 +5,14 @@
 #include <gtest/gtest.h>
 #include <onnx/onnx_pb.h>
 
+#include "common/repo_files.hpp"
 #include "config/expect_error.hpp"
-#include "test_graphs.hpp"
+#include "dse/config/graph_loader.hpp"
 
 namespace dse {
 namespace {
 
-using testing::repo_file;
+using test_common::repo_file;
 
 /// A one-input model; `add` appends nodes to it.
 struct ModelBuilder {
@@ -99,7 +100,7 @@ TEST(OnnxLoader, MobileNetDepthwiseAndBertShapePlumbing) {
 }
 
 TEST(OnnxLoader, EveryShippedModelImports) {
-  for (const std::string &name : testing::shipped_networks()) {
+  for (const std::string &name : test_common::shipped_networks()) {
     const Graph g = load_network(repo_file(name));
     EXPECT_FALSE(g.nodes.empty()) << name;
     for (const GraphTensor &t : g.tensors)

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/repo_files.hpp"
 #include "config/expect_error.hpp"
-#include "test_graphs.hpp"
 
 namespace dse {
 namespace {
@@ -43,7 +43,7 @@ TEST(GraphLoader, ParsesNodesAndCreatesWeights) {
 }
 
 TEST(GraphLoader, TinyCnnExample) {
-  const Graph g = load_graph_yaml(testing::repo_file("networks/tiny-cnn.yaml"));
+  const Graph g = load_graph_yaml(test_common::repo_file("networks/tiny-cnn.yaml"));
   EXPECT_EQ(g.tensor(g.outputs[0]).shape, (Shape{1, 10}));
   const int d = g.tensor_index("d");
   EXPECT_EQ(g.tensor(d).shape, (Shape{1, 64, 16, 16}));
