@@ -143,9 +143,4 @@ std::string arena_overflow(const std::vector<KernelSegment> &segments, const Har
   return "";
 }
 
-std::string emit_kernel(const Problem &problem, const Candidate &candidate, const Tiling &tiling,
-                        const Hardware &hw, const EmitOptions &options) {
-  return emit_kernel({KernelSegment{&problem, candidate, tiling}}, hw, options);
-}
-
 } // namespace dse

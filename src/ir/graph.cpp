@@ -6,48 +6,6 @@
 
 namespace dse {
 
-const char *node_kind_name(NodeKind kind) {
-  switch (kind) {
-  case NodeKind::Conv:
-    return "Conv";
-  case NodeKind::Gemm:
-    return "Gemm";
-  case NodeKind::MatMul:
-    return "MatMul";
-  case NodeKind::MaxPool:
-    return "MaxPool";
-  case NodeKind::AveragePool:
-    return "AveragePool";
-  case NodeKind::GlobalAveragePool:
-    return "GlobalAveragePool";
-  case NodeKind::BatchNorm:
-    return "BatchNormalization";
-  case NodeKind::Elementwise:
-    return "Elementwise";
-  case NodeKind::Softmax:
-    return "Softmax";
-  case NodeKind::LayerNorm:
-    return "LayerNormalization";
-  case NodeKind::ReduceMean:
-    return "ReduceMean";
-  case NodeKind::Reshape:
-    return "Reshape";
-  case NodeKind::Flatten:
-    return "Flatten";
-  case NodeKind::Transpose:
-    return "Transpose";
-  case NodeKind::Concat:
-    return "Concat";
-  case NodeKind::Slice:
-    return "Slice";
-  case NodeKind::Split:
-    return "Split";
-  case NodeKind::Identity:
-    return "Identity";
-  }
-  return "?";
-}
-
 bool is_compute(NodeKind kind) {
   return kind == NodeKind::Conv || kind == NodeKind::Gemm || kind == NodeKind::MatMul;
 }

@@ -181,10 +181,6 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
   return out;
 }
 
-Posynomial intermediate_footprint(const Problem &problem, const Dataflow &dataflow) {
-  return footprint_at(problem, dataflow, problem.intermediate);
-}
-
 DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
                                  bool double_buffering) {
   DataflowMetrics out;

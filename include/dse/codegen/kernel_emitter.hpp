@@ -45,8 +45,4 @@ std::string emit_kernel(const std::vector<KernelSegment> &segments, const Hardwa
 /// not fit the global buffer, naming the segment and the words; empty when they fit.
 std::string arena_overflow(const std::vector<KernelSegment> &segments, const Hardware &hw);
 
-/// A single segment.
-std::string emit_kernel(const Problem &problem, const Candidate &candidate, const Tiling &tiling,
-                        const Hardware &hw, const EmitOptions &options);
-
 } // namespace dse

@@ -39,7 +39,6 @@ enum class NodeKind {
   Identity,
 };
 
-const char *node_kind_name(NodeKind kind);
 bool is_compute(NodeKind kind);
 bool is_movement(NodeKind kind);
 

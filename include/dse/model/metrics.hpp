@@ -47,8 +47,6 @@ struct ComputeMetrics {
 TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, int tensor);
 LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int op,
                            bool double_buffering);
-/// Footprint of the intermediate at its retention depth (fused problems only).
-Posynomial intermediate_footprint(const Problem &problem, const Dataflow &dataflow);
 DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
                                  bool double_buffering);
 /// Unfused softmax runs as its own pass: it reads the scores and writes the probabilities,

@@ -68,7 +68,6 @@ public:
   Posynomial operator*(double s) const;
 
   const std::map<Monomial, double> &terms() const { return terms_; }
-  bool is_zero() const { return terms_.empty(); }
   bool operator==(const Posynomial &) const = default;
 
   std::string to_string(const std::vector<std::string> &dim_names) const;
