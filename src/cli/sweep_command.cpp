@@ -60,6 +60,19 @@ std::string config_label(const Configuration &c) {
   return out;
 }
 
+/// "sim-1g with DRAM.bandwidth_gbps=30": the configuration of a buffer curve, every swept
+/// setting but the capacity along the curve.
+std::string curve_configuration(const Configuration &c, int cap_axis) {
+  std::string out = c.hw.name;
+  const char *joint = " with ";
+  for (size_t i = 0; i < c.settings.size(); ++i)
+    if (static_cast<int>(i) != cap_axis) {
+      out += joint + c.settings[i].path + "=" + csv_number(c.settings[i].value);
+      joint = ", ";
+    }
+  return out;
+}
+
 struct Best {
   const FrontPoint *latency = nullptr, *energy = nullptr, *edp = nullptr;
 };
@@ -243,8 +256,10 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
       if (outputs[index].no_fit ||
           curve_objective(p, args.within_objective) > best * (1 + within / 100))
         continue;
-      const Hardware &hw = configs[index / workloads.size()].hw;
-      answers += "workload " + w.name + " on " + hw.name + ": smallest global buffer within " +
+      const Configuration &config = configs[index / workloads.size()];
+      const Hardware &hw = config.hw;
+      answers += "workload " + w.name + " on " + curve_configuration(config, cap_axis) +
+                 ": smallest global buffer within " +
                  csv_number(within) + "% of the best " + args.within_objective + " is " +
                  csv_number(p.capacity_words) + " words (" +
                  csv_number(p.capacity_words * static_cast<double>(hw.word_bytes) / 1024) +

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "code_writer.hpp"
-#include "dse/codegen/kernel_report.hpp"
+#include "dse/codegen/kernel_counts.hpp"
 
 namespace dse::codegen {
 

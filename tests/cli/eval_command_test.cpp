@@ -113,7 +113,7 @@ TEST_F(EvalCommand, SequentialLatencyAddsTheParts) {
   EXPECT_TRUE(near_relative(doc.at("total").at("latency_s").get<double>(), cycles * 1e-9, 1e-12));
 }
 
-TEST_F(EvalCommand, TextReportShowsTheBreakdown) {
+TEST_F(EvalCommand, TextReportShowsTheBreakdownExactly) {
   const std::string text = run_ok(eval({})).out;
   for (const char *line :
        {"segment: fused prefix[h] | qk: n k m | pv: m l n | keep Q@4 K@3 S@1 V@4 O@3 | spatial "
@@ -121,9 +121,11 @@ TEST_F(EvalCommand, TextReportShowsTheBreakdown) {
         "  S               intermediate     1          256              0              0\n",
         "  energy (pJ): mac 12288, vector 3456, dram 327680, global buffer 83200, register file "
         "36864; total 463488\n",
-        "; bound by gb; 3.6e-08 s\n",
-        "total: latency 3.6e-08 s, energy 463488 pJ, EDP 0.0166856 pJ*s, DRAM 1024 words, GB need "
-        "512 words\n"})
+        // Every number exact: the latency reads back as the double the JSON holds.
+        "  latency (cycles): compute 34.25, dram 34.13333333333333, global buffer 36; bound by gb; "
+        "3.6000000000000005e-08 s\n",
+        "total: latency 3.6000000000000005e-08 s, energy 463488 pJ, EDP 0.016685568 pJ*s, DRAM "
+        "1024 words, GB need 512 words\n"})
     EXPECT_NE(text.find(line), std::string::npos) << "missing: " << line << "in:\n" << text;
 }
 

@@ -11,7 +11,7 @@
 
 #include "common/workloads.hpp"
 #include "dse/codegen/kernel_emitter.hpp"
-#include "dse/codegen/kernel_report.hpp"
+#include "dse/codegen/kernel_counts.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/model/mapping_resolution.hpp"
 #include "dse/search/explore.hpp"

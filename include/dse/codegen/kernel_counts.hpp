@@ -1,5 +1,5 @@
-// What a run of an emitted kernel reported, what the model predicts for the same schedule, and
-// the comparison `dse run` prints: DRAM words per tensor and direction, MACs, time.
+// What a run of an emitted kernel counted, what the model predicts for the same schedule, and
+// the two side by side: DRAM words per tensor and direction, MACs, time.
 #pragma once
 
 #include <string>
@@ -58,10 +58,5 @@ struct CountComparison {
 /// Every predicted count next to the measured one (a count missing on either side is 0 there).
 std::vector<CountComparison> compare_counts(const std::vector<KernelSegmentCounts> &predicted,
                                             const KernelRun &measured);
-
-/// The comparison as a text table, then time vs model latency and the check; `ok` tells whether
-/// every count matched and the check passed.
-std::string comparison_text(const std::vector<CountComparison> &rows, const KernelRun &run,
-                            double predicted_latency_s, bool &ok);
 
 } // namespace dse

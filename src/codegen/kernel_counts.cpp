@@ -1,6 +1,6 @@
-// Kernel reports: JSON parsing, the model's predictions through evaluate_mapping, and the
-// measured-vs-predicted table.
-#include "dse/codegen/kernel_report.hpp"
+// Kernel counts: the JSON a kernel prints parsed, the model's predictions through
+// evaluate_mapping, and the two side by side.
+#include "dse/codegen/kernel_counts.hpp"
 
 #include <iomanip>
 #include <nlohmann/json.hpp>
@@ -40,12 +40,6 @@ double measured_value(const KernelRun &run, const std::string &segment, const Ke
         if (c.name == want.name && c.quantity == want.quantity)
           return c.value;
   return 0;
-}
-
-std::string number(double v) {
-  std::ostringstream out;
-  out << std::setprecision(15) << v;
-  return out.str();
 }
 
 } // namespace
@@ -116,31 +110,6 @@ std::vector<CountComparison> compare_counts(const std::vector<KernelSegmentCount
         rows.push_back({s.label, c.name, c.quantity, 0, c.value});
     }
   return rows;
-}
-
-std::string comparison_text(const std::vector<CountComparison> &rows, const KernelRun &run,
-                            double predicted_latency_s, bool &ok) {
-  std::ostringstream out;
-  ok = run.check_passed;
-  out << std::left << std::setw(24) << "segment" << std::setw(16) << "count" << std::setw(8) << ""
-      << std::right << std::setw(18) << "predicted" << std::setw(18) << "measured"
-      << "  match\n";
-  for (const CountComparison &r : rows) {
-    ok = ok && r.equal();
-    out << std::left << std::setw(24) << r.segment << std::setw(16) << r.name << std::setw(8)
-        << r.quantity << std::right << std::setw(18) << number(r.predicted) << std::setw(18)
-        << number(r.measured) << "  " << (r.equal() ? "yes" : "NO") << "\n";
-  }
-  out << "time: measured " << number(run.seconds) << " s, model latency "
-      << number(predicted_latency_s) << " s\n";
-  if (!run.checked)
-    out << "check: skipped\n";
-  else
-    out << "check: " << (run.check_passed ? "passed" : "FAILED") << " (max relative error "
-        << number(run.max_relative_error) << ", tolerance " << number(run.tolerance) << ")\n";
-  out << (ok ? "counts equal the model's prediction\n"
-             : "the kernel disagrees with the model or failed its check\n");
-  return out.str();
 }
 
 } // namespace dse

@@ -1,0 +1,38 @@
+// `dse run`'s table: per segment and count, the model's prediction, what the kernel counted and
+// whether they match; then the time against the model's latency and the numeric check.
+#include "dse/cli/kernel_report.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "dse/support/csv.hpp"
+
+namespace dse {
+
+std::string comparison_text(const std::vector<CountComparison> &rows, const KernelRun &run,
+                            double predicted_latency_s, bool &ok) {
+  std::ostringstream out;
+  ok = run.check_passed;
+  out << std::left << std::setw(24) << "segment" << std::setw(16) << "count" << std::setw(8) << ""
+      << std::right << std::setw(18) << "predicted" << std::setw(18) << "measured"
+      << "  match\n";
+  for (const CountComparison &r : rows) {
+    ok = ok && r.equal();
+    out << std::left << std::setw(24) << r.segment << std::setw(16) << r.name << std::setw(8)
+        << r.quantity << std::right << std::setw(18) << exact_number(r.predicted) << std::setw(18)
+        << exact_number(r.measured) << "  " << (r.equal() ? "yes" : "NO") << "\n";
+  }
+  out << "time: measured " << exact_number(run.seconds) << " s, model latency "
+      << exact_number(predicted_latency_s) << " s\n";
+  if (!run.checked)
+    out << "check: skipped\n";
+  else
+    out << "check: " << (run.check_passed ? "passed" : "FAILED") << " (max relative error "
+        << exact_number(run.max_relative_error) << ", tolerance " << exact_number(run.tolerance)
+        << ")\n";
+  out << (ok ? "counts equal the model's prediction\n"
+             : "the kernel disagrees with the model or failed its check\n");
+  return out.str();
+}
+
+} // namespace dse
