@@ -1,11 +1,11 @@
 // `dse network`: load a network and an accelerator, run the graph-level pipeline, print the
 // summary (and with --report the hotspots), and write the report directory.
 #include "dse/cli/commands.hpp"
+#include "dse/cli/network_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/progress_bar.hpp"
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
-#include "dse/graph/network_report.hpp"
 
 namespace dse {
 

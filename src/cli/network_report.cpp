@@ -1,6 +1,7 @@
-// Text and CSV renderings of a network plan. Numbers print with 6 significant digits, so that
-// reports are stable across runs and platforms.
-#include "dse/graph/network_report.hpp"
+// Text and CSV renderings of a network plan. Quantities print exactly (exact_number: whole
+// numbers in full digits, others in the shortest form that reads back), so the text agrees with
+// the CSVs; only derived display ratios are rounded.
+#include "dse/cli/network_report.hpp"
 
 #include "dse/support/csv.hpp"
 #include "dse/support/escape.hpp"
@@ -12,12 +13,17 @@ namespace dse {
 
 namespace {
 
-std::string num(double v) {
+std::string num(double v) { return exact_number(v); }
+
+/// A derived ratio for display only (the speed-up): 6 significant digits, since its inputs are
+/// printed exactly beside it.
+std::string ratio(double v) {
   std::ostringstream out;
   out << std::setprecision(6) << v;
   return out.str();
 }
 
+/// A derived fraction for display only (memory compression), rounded to 0.1%.
 std::string percent(double fraction) {
   std::ostringstream out;
   out << std::fixed << std::setprecision(1) << 100 * fraction << "%";
@@ -99,7 +105,7 @@ std::string network_summary(const NetworkPlan &plan, const Graph &graph, const H
   out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
       << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
       << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
-      << " on one core: speed-up " << num(l.speedup()) << "x, "
+      << " on one core: speed-up " << ratio(l.speedup()) << "x, "
       << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes
       << " nodes branched\n";
   const MovementPlan &m = plan.movement;
