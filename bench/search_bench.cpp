@@ -16,9 +16,9 @@
 namespace {
 
 const std::string kHardware = std::string(DSE_SOURCE_DIR) + "/hw_configs/sim-1g-1mb-60gbps.yaml";
-const std::vector<std::string> kWorkloads = {
-    "gpt3-6.7b-attention-s2048", "gpt3-6.7b-attention-s131072", "ffn-2048x768x3072x768",
-    "conv-chain-112"};
+const std::vector<std::string> kWorkloads = {"gpt3-6.7b-attention-s2048",
+                                             "gpt3-6.7b-attention-s131072", "ffn-2048x768x3072x768",
+                                             "conv-chain-112"};
 constexpr std::uint64_t kBruteForceTilings = 64;
 
 struct Measured {
@@ -66,8 +66,8 @@ void brute_force_benchmark(benchmark::State &state, const std::string &name, Mea
   const dse::Problem problem = largest_problem(w);
   double rate = 0;
   for (auto _ : state) {
-    const dse::ProblemFront f = dse::brute_force_problem(problem, hw, dse::SearchOptions{},
-                                                         dse::Pruning::Symbolic, kBruteForceTilings);
+    const dse::ProblemFront f = dse::brute_force_problem(
+        problem, hw, dse::SearchOptions{}, dse::Pruning::Symbolic, kBruteForceTilings);
     rate = static_cast<double>(f.stats.mappings) / f.stats.seconds;
     benchmark::DoNotOptimize(f);
   }
@@ -108,8 +108,9 @@ int main(int argc, char **argv) {
         ->Iterations(1)
         ->Unit(benchmark::kSecond)
         ->UseRealTime();
-    benchmark::RegisterBenchmark(("brute_force/" + name).c_str(),
-                                 [&m, name](benchmark::State &s) { brute_force_benchmark(s, name, m); })
+    benchmark::RegisterBenchmark(
+        ("brute_force/" + name).c_str(),
+        [&m, name](benchmark::State &s) { brute_force_benchmark(s, name, m); })
         ->Iterations(1)
         ->Unit(benchmark::kSecond)
         ->UseRealTime();

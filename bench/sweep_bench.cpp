@@ -37,17 +37,27 @@ Setup make_setup() {
 int main(int argc, char **argv) {
   const Setup setup = make_setup();
   double sweep_seconds = 0, separate_seconds = 0;
-  benchmark::RegisterBenchmark("sweep/12x3", [&](benchmark::State &state) {
-    for (auto _ : state)
-      sweep_seconds = dse::run_sweep(setup.cases, dse::SearchOptions{}).seconds;
-  })->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
-  benchmark::RegisterBenchmark("separate/12x3", [&](benchmark::State &state) {
-    for (auto _ : state) {
-      separate_seconds = 0;
-      for (const dse::SweepCase &c : setup.cases)
-        separate_seconds += dse::explore(*c.workload, *c.hw, dse::SearchOptions{}).seconds;
-    }
-  })->Iterations(1)->Unit(benchmark::kSecond)->UseRealTime();
+  benchmark::RegisterBenchmark("sweep/12x3",
+                               [&](benchmark::State &state) {
+                                 for (auto _ : state)
+                                   sweep_seconds =
+                                       dse::run_sweep(setup.cases, dse::SearchOptions{}).seconds;
+                               })
+      ->Iterations(1)
+      ->Unit(benchmark::kSecond)
+      ->UseRealTime();
+  benchmark::RegisterBenchmark(
+      "separate/12x3",
+      [&](benchmark::State &state) {
+        for (auto _ : state) {
+          separate_seconds = 0;
+          for (const dse::SweepCase &c : setup.cases)
+            separate_seconds += dse::explore(*c.workload, *c.hw, dse::SearchOptions{}).seconds;
+        }
+      })
+      ->Iterations(1)
+      ->Unit(benchmark::kSecond)
+      ->UseRealTime();
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

@@ -41,8 +41,7 @@ int main(int argc, char **argv) {
     for (const fs::path &file : inputs_of(argv[i])) {
       const std::string bytes = read_bytes(file);
       try {
-        LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t *>(bytes.data()),
-                               bytes.size());
+        LLVMFuzzerTestOneInput(reinterpret_cast<const std::uint8_t *>(bytes.data()), bytes.size());
       } catch (const std::exception &e) {
         std::fprintf(stderr, "%s: uncaught exception: %s\n", file.c_str(), e.what());
         return 1;

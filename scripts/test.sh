@@ -1,12 +1,13 @@
 #!/bin/sh
-# Builds dse and runs the whole test suite twice: a release build (build/), then an
-# AddressSanitizer + UndefinedBehaviorSanitizer build (build-sanitize/). On Debian 12, as root,
+# Checks that every C++ source is formatted as .clang-format says, then builds dse and runs the
+# whole test suite twice: a release build (build/), then an AddressSanitizer +
+# UndefinedBehaviorSanitizer build (build-sanitize/). On Debian 12, as root,
 # missing build dependencies are installed first. Usage: scripts/test.sh (from anywhere).
 set -eu
 cd "$(dirname "$0")/.."
 
 packages="g++ cmake ninja-build libeigen3-dev libtbb-dev libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox libonnx-dev libprotobuf-dev pkg-config"
+  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox libonnx-dev libprotobuf-dev pkg-config clang-format"
 
 some_package_missing() {
   for p in $packages; do
@@ -21,6 +22,10 @@ if command -v dpkg-query >/dev/null && some_package_missing; then
   apt-get install -y $packages
 fi
 
+echo "== formatting (clang-format; apply with the same command without --dry-run --Werror)"
+find src include tests bench fuzz \( -name '*.cpp' -o -name '*.hpp' \) -print |
+  xargs clang-format --dry-run --Werror
+
 echo "== release build and tests"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DDSE_BUILD_TESTS=ON
 cmake --build build -j 2
@@ -28,7 +33,11 @@ ctest --test-dir build --output-on-failure -j 2
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 # Without MPI: LeakSanitizer reports OpenMPI's own start-up allocations as leaks.
-cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=Release -DDSE_BUILD_TESTS=ON \
+# Assertions on (no NDEBUG: assert and Eigen's index checks run) at -O2, with line tables (-g1)
+# so that sanitizer reports name file:line; full debug info and -O0/-O1 would slow the build and
+# the run for nothing the sanitizers need.
+cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" -DDSE_BUILD_TESTS=ON \
   -DDSE_SANITIZE=ON -DDSE_BUILD_BENCH=OFF -DDSE_MPI=OFF
 cmake --build build-sanitize -j 2
 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-sanitize --output-on-failure -j 2

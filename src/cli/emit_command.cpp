@@ -4,11 +4,11 @@
 #include <sstream>
 
 #include "dse/cli/commands.hpp"
+#include "dse/cli/kernel_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/progress_bar.hpp"
-#include "dse/codegen/kernel_emitter.hpp"
 #include "dse/codegen/kernel_counts.hpp"
-#include "dse/cli/kernel_report.hpp"
+#include "dse/codegen/kernel_emitter.hpp"
 #include "dse/codegen/kernel_runner.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/mapping_loader.hpp"
@@ -65,8 +65,8 @@ void load_schedule(const EmitArgs &args, Schedule &s) {
   if (args.point >= 0) {
     const std::string name = "front point " + std::to_string(args.point);
     s.resolved = front_point_segments(args, s.workload, s.hw);
-    s.title = "workload '" + s.workload.name + "', " + name + " (objectives " + args.search.objectives +
-              ", tiles " + args.search.tiles + ")";
+    s.title = "workload '" + s.workload.name + "', " + name + " (objectives " +
+              args.search.objectives + ", tiles " + args.search.tiles + ")";
   } else {
     s.resolved = resolve_mapping(s.workload, load_mapping(args.mapping_path, args.max_input_mib));
     s.title = "workload '" + s.workload.name + "', mapping " + args.mapping_path;
@@ -113,11 +113,11 @@ int run_kernel(const EmitArgs &args) {
   const KernelRun run = parse_kernel_run(ran.out);
   const std::vector<KernelSegment> segments = s.segments();
   bool ok = false;
-  write_stdout(
-      s.title + "\n" +
-      comparison_text(compare_counts(predicted_counts(segments, s.hw), run), run,
-                      predicted_latency_s(segments, s.hw, parse_latency_model(args.search.latency_model)),
-                      ok));
+  write_stdout(s.title + "\n" +
+               comparison_text(compare_counts(predicted_counts(segments, s.hw), run), run,
+                               predicted_latency_s(segments, s.hw,
+                                                   parse_latency_model(args.search.latency_model)),
+                               ok));
   return ok ? 0 : 2;
 }
 

@@ -58,27 +58,33 @@ std::string eval_segment_text(const Problem &p, const Candidate &c, const Mappin
   for (const TensorReport &t : r.tensors)
     out << "  " << std::left << std::setw(15) << escape_control(t.name) << " " << std::setw(13)
         << t.role << std::right << std::setw(5) << t.retention_depth << std::setw(13)
-        << exact_number(t.footprint_words) << std::setw(15) << exact_number(t.dram_reads) << std::setw(15) << exact_number(t.dram_writes)
-        << "\n";
+        << exact_number(t.footprint_words) << std::setw(15) << exact_number(t.dram_reads)
+        << std::setw(15) << exact_number(t.dram_writes) << "\n";
   if (r.softmax_pass_words > 0)
     out << "  softmax pass: reads and writes " << exact_number(r.softmax_pass_words) << " words\n";
   out << "  operator        macs             cycles           utilisation  gb_words\n";
   for (const OperatorReport &o : r.operators)
     out << "  " << std::left << std::setw(15) << escape_control(o.name) << " " << std::setw(16)
-        << exact_number(o.macs) << " " << std::setw(16) << exact_number(o.cycles) << " " << std::setw(12) << exact_number(o.utilisation)
-        << " " << exact_number(o.buffer_words) << std::right << "\n";
-  out << "  gb<->pe words: reads " << exact_number(r.totals.gb_reads) << ", writes " << exact_number(r.totals.gb_writes)
-      << "; vector ops " << exact_number(r.totals.vector_ops) << "\n";
-  out << "  energy (pJ): mac " << exact_number(r.energy.mac_pj) << ", vector " << exact_number(r.energy.vector_pj) << ", dram "
-      << exact_number(r.energy.dram_pj) << ", global buffer " << exact_number(r.energy.global_buffer_pj) << ", register file "
-      << exact_number(r.energy.register_file_pj) << "; total " << exact_number(r.objectives.energy_pj) << "\n";
-  out << "  latency (cycles): compute " << exact_number(r.latency_cycles.compute_cycles) << ", dram "
-      << exact_number(r.latency_cycles.dram_cycles) << ", global buffer " << exact_number(r.latency_cycles.gb_cycles)
-      << "; bound by " << r.bound << "; " << exact_number(r.objectives.latency_s) << " s\n";
+        << exact_number(o.macs) << " " << std::setw(16) << exact_number(o.cycles) << " "
+        << std::setw(12) << exact_number(o.utilisation) << " " << exact_number(o.buffer_words)
+        << std::right << "\n";
+  out << "  gb<->pe words: reads " << exact_number(r.totals.gb_reads) << ", writes "
+      << exact_number(r.totals.gb_writes) << "; vector ops " << exact_number(r.totals.vector_ops)
+      << "\n";
+  out << "  energy (pJ): mac " << exact_number(r.energy.mac_pj) << ", vector "
+      << exact_number(r.energy.vector_pj) << ", dram " << exact_number(r.energy.dram_pj)
+      << ", global buffer " << exact_number(r.energy.global_buffer_pj) << ", register file "
+      << exact_number(r.energy.register_file_pj) << "; total "
+      << exact_number(r.objectives.energy_pj) << "\n";
+  out << "  latency (cycles): compute " << exact_number(r.latency_cycles.compute_cycles)
+      << ", dram " << exact_number(r.latency_cycles.dram_cycles) << ", global buffer "
+      << exact_number(r.latency_cycles.gb_cycles) << "; bound by " << r.bound << "; "
+      << exact_number(r.objectives.latency_s) << " s\n";
   // The DRAM cycles above are the balanced time over the units; each unit's share of it:
   for (const DmaUnitLoad &u : r.dma_units)
-    out << "  dma unit " << escape_control(u.name) << ": reads " << exact_number(u.read_words) << ", writes "
-        << exact_number(u.write_words) << " words; busy " << exact_number(u.cycles) << " cycles\n";
+    out << "  dma unit " << escape_control(u.name) << ": reads " << exact_number(u.read_words)
+        << ", writes " << exact_number(u.write_words) << " words; busy " << exact_number(u.cycles)
+        << " cycles\n";
   return out.str();
 }
 
@@ -91,10 +97,10 @@ nlohmann::ordered_json eval_totals_json(const EvalTotals &t) {
 }
 
 std::string eval_totals_text(const EvalTotals &t) {
-  return "total: latency " + exact_number(t.latency_s) + " s, energy " +
-         exact_number(t.energy_pj) + " pJ, EDP " + exact_number(t.latency_s * t.energy_pj) +
-         " pJ*s, DRAM " + exact_number(t.dram_words) + " words, GB need " +
-         exact_number(t.buffer_words) + " words\n";
+  return "total: latency " + exact_number(t.latency_s) + " s, energy " + exact_number(t.energy_pj) +
+         " pJ, EDP " + exact_number(t.latency_s * t.energy_pj) + " pJ*s, DRAM " +
+         exact_number(t.dram_words) + " words, GB need " + exact_number(t.buffer_words) +
+         " words\n";
 }
 
 } // namespace dse

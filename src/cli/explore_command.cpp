@@ -88,8 +88,8 @@ int run_explore(const ExploreArgs &args) {
     throw UserError("--emit-mapping " + std::to_string(args.emit_mapping) + ": the front has " +
                     std::to_string(result.front.size()) + " points");
 
-  const std::string front = args.json ? front_json(result, workload, hw)
-                                      : front_csv(result, workload, hw);
+  const std::string front =
+      args.json ? front_json(result, workload, hw) : front_csv(result, workload, hw);
   if (args.emit_mapping >= 0) {
     if (!args.output_path.empty())
       write_output(args.output_path, front);

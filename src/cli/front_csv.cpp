@@ -18,7 +18,6 @@ std::vector<std::string> einsum_names(const Workload &w) {
   return out;
 }
 
-
 } // namespace
 
 std::string front_table_header(const std::optional<std::vector<std::string>> &buffer_ops) {

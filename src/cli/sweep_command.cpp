@@ -92,9 +92,7 @@ Best best_points(const ExploreResult &r) {
 
 std::string summary_row(const ExploreResult &r, const Hardware &hw) {
   const Best b = best_points(r);
-  auto flow = [&](const FrontPoint *p) {
-    return csv_field(point_detail(r, *p, hw).dataflow);
-  };
+  auto flow = [&](const FrontPoint *p) { return csv_field(point_detail(r, *p, hw).dataflow); };
   return csv_number(b.latency->objectives.latency_s) + "," +
          csv_number(b.latency->objectives.energy_pj) + "," + flow(b.latency) + "," +
          csv_number(b.energy->objectives.energy_pj) + "," +
@@ -259,9 +257,8 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
       const Configuration &config = configs[index / workloads.size()];
       const Hardware &hw = config.hw;
       answers += "workload " + w.name + " on " + curve_configuration(config, cap_axis) +
-                 ": smallest global buffer within " +
-                 csv_number(within) + "% of the best " + args.within_objective + " is " +
-                 csv_number(p.capacity_words) + " words (" +
+                 ": smallest global buffer within " + csv_number(within) + "% of the best " +
+                 args.within_objective + " is " + csv_number(p.capacity_words) + " words (" +
                  csv_number(p.capacity_words * static_cast<double>(hw.word_bytes) / 1024) +
                  " KiB)\n";
       break;

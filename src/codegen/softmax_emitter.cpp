@@ -85,7 +85,8 @@ void emit_step_function(CodeWriter &out, const SegmentPlan &plan, int segment) {
     tiles.push_back(state);
   const auto terms = open_loops(out, inter, rows, extent, tiles);
   const std::string lanes = num(lane < 0 ? 1 : extent[static_cast<size_t>(lane)]);
-  const std::string at = "s + " + sum_of(terms[0]) + ", " + num(n_stride) + ", n_real, " + num(n_ext);
+  const std::string at =
+      "s + " + sum_of(terms[0]) + ", " + num(n_stride) + ", n_real, " + num(n_ext);
   if (!online) {
     out.line("softmax_rows<" + lanes + ">(" + at + ");");
   } else {

@@ -85,8 +85,8 @@ std::vector<SpatialMapping> segment_spatial(const Problem &p, const MappingSegme
     const auto o = static_cast<size_t>(op_index(p, op, pair.first.where));
     out[o] = {dim_or_none(pair.first), dim_or_none(pair.second)};
     given[o] = true;
-    for (const auto &[d, name] : {std::pair{out[o].row_dim, &pair.first},
-                                  std::pair{out[o].col_dim, &pair.second}})
+    for (const auto &[d, name] :
+         {std::pair{out[o].row_dim, &pair.first}, std::pair{out[o].col_dim, &pair.second}})
       if (d >= 0 && std::find(p.ops[o].tiled_dims.begin(), p.ops[o].tiled_dims.end(), d) ==
                         p.ops[o].tiled_dims.end())
         throw UserError(name->where, "spatial dimension '" + p.dim_name(d) +
@@ -94,7 +94,8 @@ std::vector<SpatialMapping> segment_spatial(const Problem &p, const MappingSegme
   }
   for (size_t o = 0; o < p.ops.size(); ++o)
     if (!given[o])
-      throw UserError(seg.where, "missing spatial mapping of op '" + p.op(static_cast<int>(o)).name + "'");
+      throw UserError(seg.where,
+                      "missing spatial mapping of op '" + p.op(static_cast<int>(o)).name + "'");
   return out;
 }
 
@@ -108,9 +109,11 @@ Tiling segment_tiling(const Problem &p, const MappingSegmentSpec &seg) {
     const std::int64_t size = p.workload->dim_size(d);
     if (value.first > size)
       throw UserError(value.second, "tile of '" + name + "' is " + std::to_string(value.first) +
-                                        ", larger than the dimension (" + std::to_string(size) + ")");
+                                        ", larger than the dimension (" + std::to_string(size) +
+                                        ")");
     if (p.is_window[static_cast<size_t>(d)] && value.first != size)
-      throw UserError(value.second, "'" + name + "' is a filter window dimension and is kept whole (" +
+      throw UserError(value.second, "'" + name +
+                                        "' is a filter window dimension and is kept whole (" +
                                         std::to_string(size) + ")");
     tiling.tile[static_cast<size_t>(d)] = value.first;
     given.insert(d);

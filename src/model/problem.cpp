@@ -19,7 +19,9 @@ std::string Problem::dim_name(int dim) const {
 
 namespace {
 
-bool contains(const std::vector<int> &v, int x) { return std::find(v.begin(), v.end(), x) != v.end(); }
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
 
 void write_access(std::ostringstream &out, const TensorAccess &a) {
   out << "[";
@@ -107,8 +109,8 @@ bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLi
   const int slot = intermediate_input(workload, producer, consumer);
   if (slot < 0)
     return false;
-  const TensorAccess &read =
-      workload.ops.at(static_cast<size_t>(consumer.einsum_op)).einsum.inputs[static_cast<size_t>(slot)];
+  const TensorAccess &read = workload.ops.at(static_cast<size_t>(consumer.einsum_op))
+                                 .einsum.inputs[static_cast<size_t>(slot)];
   const TensorAccess &written =
       workload.ops.at(static_cast<size_t>(producer.einsum_op)).einsum.output;
   if (read.indices.size() != written.indices.size())

@@ -142,8 +142,8 @@ private:
     for (size_t i = 0; i < found.front.size(); ++i) {
       const ParetoPoint &point = found.front.points()[i];
       const PointMapping &mapping = found.mappings[i];
-      MappingPart part{index,         mapping.candidate,       mapping.tiling,
-                       point.objectives, point.totals,        mapping.op_buffer_words};
+      MappingPart part{index,        mapping.candidate,      mapping.tiling, point.objectives,
+                       point.totals, mapping.op_buffer_words};
       out.push_back({point.objectives, point.totals, {part}});
     }
     return out;

@@ -29,8 +29,7 @@ void check_tilings(const Problem &problem, TileMenu menu, std::int64_t array_siz
   for (int d : problem.dims) {
     if (problem.is_window[static_cast<size_t>(d)])
       continue;
-    const std::int64_t entries =
-        tile_menu_size(problem.workload->dim_size(d), menu, array_size);
+    const std::int64_t entries = tile_menu_size(problem.workload->dim_size(d), menu, array_size);
     tilings *= static_cast<double>(entries);
     if (entries > widest) {
       widest = entries;
@@ -53,12 +52,12 @@ void check_loop_nests(const Problem &problem, bool allow_recompute, std::uint64_
   size_t loops = 0;
   for (const ProblemOp &op : problem.ops)
     loops = std::max(loops, op.tiled_dims.size());
-  throw UserError(problem_name(problem) + ": the candidate space has " +
-                  (nests > kCountedUpTo ? "more than " + count_text(kCountedUpTo)
-                                        : count_text(nests)) +
-                  " loop nests to enumerate (every order of up to " + std::to_string(loops) +
-                  " loops with every retention depth), above the limit of " +
-                  count_text(static_cast<double>(limit)) + " (raise it with --max-loop-nests)");
+  throw UserError(
+      problem_name(problem) + ": the candidate space has " +
+      (nests > kCountedUpTo ? "more than " + count_text(kCountedUpTo) : count_text(nests)) +
+      " loop nests to enumerate (every order of up to " + std::to_string(loops) +
+      " loops with every retention depth), above the limit of " +
+      count_text(static_cast<double>(limit)) + " (raise it with --max-loop-nests)");
 }
 
 } // namespace

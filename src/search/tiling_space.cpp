@@ -31,8 +31,8 @@ TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t arr
 }
 
 void TilingSpace::decode(std::uint64_t index, std::vector<int> &menu_index) const {
-  DSE_CHECK(index < size_, "tiling " + std::to_string(index) + " of a space of " +
-                               std::to_string(size_));
+  DSE_CHECK(index < size_,
+            "tiling " + std::to_string(index) + " of a space of " + std::to_string(size_));
   menu_index.resize(dims_.size());
   for (size_t i = dims_.size(); i-- > 0;) {
     const std::uint64_t radix = menus_[i].size();

@@ -259,17 +259,15 @@ TEST_F(ExploreCommand, ProgressGoesToStderrOnlyWhenAsked) {
   EXPECT_EQ(shown.exit_code, 0);
   EXPECT_EQ(shown.out, quiet.out);
   EXPECT_EQ(shown.err.rfind("\rgemm", 0), 0u) << shown.err;
-  EXPECT_NE(shown.err.find("100.0%   15435/15435   mappings ETA"), std::string::npos)
-      << shown.err;
+  EXPECT_NE(shown.err.find("100.0%   15435/15435   mappings ETA"), std::string::npos) << shown.err;
   EXPECT_EQ(shown.err.back(), '\n');
 }
 
 TEST_F(ExploreCommand, HelpListsEveryOption) {
   const RunResult help = run_ok({"explore", "--help"});
-  for (const char *option :
-       {"--hw", "--workload", "-o,--output", "--json", "--threads", "--tiles", "--objectives",
-        "--latency-model", "-v,--verbose", "--progress", "--emit-mapping", "--max-tilings",
-        "--max-loop-nests"})
+  for (const char *option : {"--hw", "--workload", "-o,--output", "--json", "--threads", "--tiles",
+                             "--objectives", "--latency-model", "-v,--verbose", "--progress",
+                             "--emit-mapping", "--max-tilings", "--max-loop-nests"})
     EXPECT_NE(help.out.find(option), std::string::npos) << option;
 }
 

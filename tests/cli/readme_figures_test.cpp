@@ -80,8 +80,7 @@ TEST_F(ReadmeFigures, PruningCountsAreWhatExploreVerbosePrints) {
     bool found = false;
     for (std::string line; std::getline(err, line);) {
       std::smatch m;
-      if (line.rfind(q.problem + ": dataflows ", 0) != 0 ||
-          !std::regex_search(line, m, counts_re))
+      if (line.rfind(q.problem + ": dataflows ", 0) != 0 || !std::regex_search(line, m, counts_re))
         continue;
       found = true;
       EXPECT_EQ(q.before, m[1].str())

@@ -19,7 +19,8 @@ const std::string kGemmLoopNests =
     "--max-loop-nests)";
 
 std::string gemm_workload(const std::string &m) {
-  return "name: huge\ndims: {m: " + m + ", k: 64, n: 64}\nops:\n"
+  return "name: huge\ndims: {m: " + m +
+         ", k: 64, n: 64}\nops:\n"
          "  - {name: mm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n";
 }
 
@@ -91,9 +92,8 @@ TEST_F(SpaceLimits, EinsumOfTwentyDimensionsIsCountedWithoutEnumerating) {
 
 TEST_F(SpaceLimits, MaxTilingsRaisesTheTilingLimit) {
   expect_error(explore(kGemm, {"--tiles", "all", "--max-tilings", "262143"}), kGemmAllTilings);
-  const Csv front = parse_csv(run_ok(explore(kGemm, {"--tiles", "all", "--max-tilings",
-                                                     "2.62144e5"}))
-                                  .out);
+  const Csv front =
+      parse_csv(run_ok(explore(kGemm, {"--tiles", "all", "--max-tilings", "2.62144e5"})).out);
   EXPECT_FALSE(front.rows.empty());
 }
 
@@ -108,22 +108,22 @@ TEST_F(SpaceLimits, LimitsMustBeWholeNumbers) {
     EXPECT_NE(r.exit_code, 0) << value;
     EXPECT_NE(r.exit_code, 1) << value;
     EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
-              "--max-tilings: expected a whole number from 1 to 1e15, got '" +
-                  std::string(value) + "'");
+              "--max-tilings: expected a whole number from 1 to 1e15, got '" + std::string(value) +
+                  "'");
   }
 }
 
 TEST_F(SpaceLimits, SweepTakesTheLimits) {
-  expect_error({"sweep", "--hw", kHw, "--workload", kGemm, "--tiles", "all", "--max-tilings",
-                "262143"},
-               kGemmAllTilings);
+  expect_error(
+      {"sweep", "--hw", kHw, "--workload", kGemm, "--tiles", "all", "--max-tilings", "262143"},
+      kGemmAllTilings);
 }
 
 TEST_F(SpaceLimits, EmitAndRunTakeTheLimits) {
   for (const char *command : {"emit", "run"})
-    expect_refused({command, "--hw", kHw, "--workload", kGemm, "--point", "0", "--max-loop-nests",
-                    "161"},
-                   kGemmLoopNests);
+    expect_refused(
+        {command, "--hw", kHw, "--workload", kGemm, "--point", "0", "--max-loop-nests", "161"},
+        kGemmLoopNests);
 }
 
 TEST_F(SpaceLimits, NetworkTakesTheLimits) {

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "common/workloads.hpp"
-#include "dse/codegen/kernel_emitter.hpp"
 #include "dse/codegen/kernel_counts.hpp"
+#include "dse/codegen/kernel_emitter.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/model/mapping_resolution.hpp"
 #include "dse/search/explore.hpp"

@@ -30,9 +30,7 @@ struct TestPolicy {
     return k;
   }
   size_t dimensions() const { return dims; }
-  bool tie_before(const TestPoint &a, const TestPoint &b) const {
-    return tie_by_id && a.id < b.id;
-  }
+  bool tie_before(const TestPoint &a, const TestPoint &b) const { return tie_by_id && a.id < b.id; }
   TestPoint combine(const TestPoint &a, const TestPoint &b) const {
     return {{a.v[0] + b.v[0], a.v[1] + b.v[1], a.v[2] + b.v[2]}, a.id * 100 + b.id};
   }

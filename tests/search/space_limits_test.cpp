@@ -19,8 +19,8 @@ double enumerated_local_plans(const Problem &problem, bool allow_recompute) {
     if (!allow_recompute && !prefix_recompute_dims(problem, choice.prefix).empty())
       continue;
     for (size_t o = 0; o < problem.ops.size(); ++o)
-      plans += static_cast<double>(
-          enumerate_local_plans(problem, choice, static_cast<int>(o)).size());
+      plans +=
+          static_cast<double>(enumerate_local_plans(problem, choice, static_cast<int>(o)).size());
   }
   return plans;
 }

@@ -94,7 +94,7 @@ struct NetworkArgs {
   std::string output_dir;            // empty: print the summary only
   bool report = false;               // print the hotspot report on stdout
   std::string objective = "latency"; // latency or energy
-  SearchFlags search = [] { // segment searches default to power-of-two tiles
+  SearchFlags search = [] {          // segment searches default to power-of-two tiles
     SearchFlags flags;
     flags.tiles = "pow2";
     return flags;

@@ -17,11 +17,11 @@ struct NamedValue {
 };
 
 struct MappingSegmentSpec {
-  std::vector<NamedValue> ops;                                // one op or producer, consumer
-  std::vector<NamedValue> prefix;                             // fused only
-  std::map<std::string, std::vector<NamedValue>> loops;       // op -> sub-nest, outer -> inner
+  std::vector<NamedValue> ops;                                     // one op or producer, consumer
+  std::vector<NamedValue> prefix;                                  // fused only
+  std::map<std::string, std::vector<NamedValue>> loops;            // op -> sub-nest, outer -> inner
   std::map<std::string, std::pair<int, SourceLocation>> retention; // tensor -> depth
-  std::map<std::string, std::pair<NamedValue, NamedValue>> spatial; // op -> (row, col) or "-"
+  std::map<std::string, std::pair<NamedValue, NamedValue>> spatial;     // op -> (row, col) or "-"
   std::map<std::string, std::pair<std::int64_t, SourceLocation>> tiles; // dim -> tile size
   SourceLocation where;
 };

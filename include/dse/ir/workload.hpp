@@ -52,11 +52,11 @@ enum class OpKind { Einsum, Softmax, Elementwise };
 struct Operator {
   std::string name;
   OpKind kind = OpKind::Einsum;
-  Einsum einsum;               // Einsum only
-  std::string tensor;          // Softmax/Elementwise: the tensor read
-  std::string out;             // Softmax/Elementwise: the tensor written
-  int over_dim = -1;           // Softmax: the normalised dimension
-  double ops_per_element = 1;  // vector operations charged per element processed
+  Einsum einsum;              // Einsum only
+  std::string tensor;         // Softmax/Elementwise: the tensor read
+  std::string out;            // Softmax/Elementwise: the tensor written
+  int over_dim = -1;          // Softmax: the normalised dimension
+  double ops_per_element = 1; // vector operations charged per element processed
   SourceLocation where;
 
   /// Dimensions the einsum iterates over, in first-appearance order (output first).

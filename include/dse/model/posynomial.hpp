@@ -12,12 +12,12 @@ namespace dse {
 
 /// A per-dimension factor of the tile size T_x of dimension x (X its full size).
 enum class Atom : std::uint8_t {
-  Tile,            // T_x
-  Trips,           // t_x = ceil(X / T_x)
-  TileMinus1,      // T_x - 1 (>= 0): halo extent of a loop above the retention depth
-  SpanMinus1,      // T_x * t_x - 1 (>= 0): halo extent of a loop below it
-  CeilRows,        // ceil(T_x / rows of the array)
-  CeilCols,        // ceil(T_x / cols of the array)
+  Tile,       // T_x
+  Trips,      // t_x = ceil(X / T_x)
+  TileMinus1, // T_x - 1 (>= 0): halo extent of a loop above the retention depth
+  SpanMinus1, // T_x * t_x - 1 (>= 0): halo extent of a loop below it
+  CeilRows,   // ceil(T_x / rows of the array)
+  CeilCols,   // ceil(T_x / cols of the array)
 };
 inline constexpr int kAtomCount = 6;
 

@@ -24,9 +24,9 @@ struct ProblemTensor {
 /// An einsum of the problem.
 struct ProblemOp {
   int workload_op = -1;
-  std::vector<int> dims;        // all dims it iterates (tiled and window)
-  std::vector<int> tiled_dims;  // dims that are loops (window dims excluded)
-  std::vector<int> tensors;     // problem tensors it touches: inputs..., output last
+  std::vector<int> dims;              // all dims it iterates (tiled and window)
+  std::vector<int> tiled_dims;        // dims that are loops (window dims excluded)
+  std::vector<int> tensors;           // problem tensors it touches: inputs..., output last
   std::vector<TensorAccess> accesses; // how this op indexes each of `tensors`
   std::vector<int> attached_ops;      // softmax/elementwise ops on its output
 };
@@ -36,10 +36,10 @@ struct Problem {
   const Workload *workload = nullptr;
   std::vector<ProblemOp> ops;
   std::vector<ProblemTensor> tensors;
-  std::vector<int> dims;       // union of the ops' dims, ascending
-  std::vector<bool> is_window; // per workload dim: reduction dim inside a halo index (kept whole)
-  int intermediate = -1;       // problem tensor index, fused only
-  std::vector<int> prefix_dims;       // dims allowed in the shared prefix (fused only)
+  std::vector<int> dims;        // union of the ops' dims, ascending
+  std::vector<bool> is_window;  // per workload dim: reduction dim inside a halo index (kept whole)
+  int intermediate = -1;        // problem tensor index, fused only
+  std::vector<int> prefix_dims; // dims allowed in the shared prefix (fused only)
   std::vector<int> consumer_only_dims; // consumer dims absent from the producer (fused only)
 
   bool fused() const { return ops.size() == 2; }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "dse/search/pareto_front.hpp"
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -46,6 +47,8 @@ std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Pol
     return keys[a] != keys[b] ? keys[a] < keys[b] : policy.tie_before(points[a], points[b]);
   });
   const size_t dims = policy.dimensions();
+  DSE_CHECK(dims >= 1 && dims <= kMaxObjectives,
+            "a front policy of " + std::to_string(dims) + " objectives");
   const auto weakly_dominates = [&](size_t a, size_t b) {
     for (size_t i = 0; i < dims; ++i)
       if (keys[a][i] > keys[b][i])
@@ -56,10 +59,10 @@ std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Pol
   for (size_t i : order) {
     // Every point that could dominate `i` comes before it. With two objectives the kept points
     // form a staircase, and the last one has the smallest second objective.
-    const bool dominated =
-        dims <= 2 ? !kept.empty() && weakly_dominates(kept.back(), i)
-                  : std::any_of(kept.begin(), kept.end(),
-                                [&](size_t k) { return weakly_dominates(k, i); });
+    const bool dominated = dims <= 2 ? !kept.empty() && weakly_dominates(kept.back(), i)
+                                     : std::any_of(kept.begin(), kept.end(), [&](size_t k) {
+                                         return weakly_dominates(k, i);
+                                       });
     if (!dominated)
       kept.push_back(i);
   }
@@ -99,10 +102,9 @@ std::vector<typename Policy::Point> front_union(const std::vector<typename Polic
 /// F[links] = {empty_plan}. `single(i)` and `pair(i)` (links i and i+1 fused; an empty front when
 /// they cannot be) are asked for in that order, for i from the last link to the first.
 template <FrontPolicy Policy, class SingleFront, class PairFront>
-std::vector<typename Policy::Point> chain_front(size_t links, SingleFront &&single,
-                                                PairFront &&pair,
-                                                const typename Policy::Point &empty_plan,
-                                                const Policy &policy) {
+std::vector<typename Policy::Point>
+chain_front(size_t links, SingleFront &&single, PairFront &&pair,
+            const typename Policy::Point &empty_plan, const Policy &policy) {
   std::vector<std::vector<typename Policy::Point>> from(links + 1);
   from[links] = {empty_plan};
   for (size_t i = links; i-- > 0;) {
