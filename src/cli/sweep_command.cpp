@@ -1,18 +1,18 @@
 // `dse sweep`: explores every hardware configuration of a grid (and every --hw file) for every
-// workload; writes the fronts, a per-configuration summary and, on request, the buffer-size curve.
+// workload, across MPI ranks if launched so; writes the fronts, a per-configuration summary and,
+// on request, the buffer-size curve (their rows: front_report.hpp and sweep_report.hpp).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <iomanip>
 #include <iostream>
 #include <map>
-#include <sstream>
 
 #include "dse/cli/commands.hpp"
 #include "dse/cli/front_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/process_group.hpp"
 #include "dse/cli/progress_bar.hpp"
+#include "dse/cli/sweep_report.hpp"
 #include "dse/config/hardware_parameters.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/sweep.hpp"
@@ -73,33 +73,6 @@ std::string curve_configuration(const Configuration &c, int cap_axis) {
   return out;
 }
 
-struct Best {
-  const FrontPoint *latency = nullptr, *energy = nullptr, *edp = nullptr;
-};
-
-Best best_points(const ExploreResult &r) {
-  Best b;
-  for (const FrontPoint &p : r.front) {
-    if (!b.latency || p.objectives.latency_s < b.latency->objectives.latency_s)
-      b.latency = &p;
-    if (!b.energy || p.objectives.energy_pj < b.energy->objectives.energy_pj)
-      b.energy = &p;
-    if (!b.edp || p.objectives.edp < b.edp->objectives.edp)
-      b.edp = &p;
-  }
-  return b;
-}
-
-std::string summary_row(const ExploreResult &r, const Hardware &hw) {
-  const Best b = best_points(r);
-  auto flow = [&](const FrontPoint *p) { return csv_field(point_detail(r, *p, hw).dataflow); };
-  return csv_number(b.latency->objectives.latency_s) + "," +
-         csv_number(b.latency->objectives.energy_pj) + "," + flow(b.latency) + "," +
-         csv_number(b.energy->objectives.energy_pj) + "," +
-         csv_number(b.energy->objectives.latency_s) + "," + flow(b.energy) + "," +
-         csv_number(b.edp->objectives.edp) + "," + flow(b.edp);
-}
-
 /// Index of the global-buffer capacity axis, or -1.
 int capacity_axis(const std::vector<SweepAxis> &axes, const std::vector<Configuration> &configs) {
   for (size_t i = 0; i < axes.size(); ++i)
@@ -140,11 +113,6 @@ double curve_objective(const BufferCurvePoint &p, const std::string &objective) 
     return p.best_edp;
   throw UserError("--within-objective takes latency, energy or edp, got '" + objective + "'");
 }
-
-/// A summary row's fields after the configuration when no mapping fits: no best points.
-constexpr const char *kInfeasibleSummary = ",,,,,,,,,no\n";
-/// A curve row's fields after the capacity when no mapping fits.
-constexpr const char *kInfeasibleCurve = ",,,,,,,,,no\n";
 
 /// What one case contributes to the output files; exchanged between ranks as text.
 struct CaseOutput {
@@ -237,14 +205,10 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
       rows += config_values(configs[index / workloads.size()]) + "," + csv_field(w.name) + "," +
               csv_number(p.capacity_words);
       if (outputs[index].no_fit) {
-        rows += kInfeasibleCurve;
+        rows += infeasible_fields(curve_header(), 1);
         continue;
       }
-      rows += "," + csv_number(p.min_dram_words) + "," + csv_number(p.latency_s) + "," +
-              csv_number(p.energy_pj) + "," + csv_number(p.best_latency_s) + "," +
-              csv_number(p.best_energy_pj) + "," + csv_number(p.best_edp) + "," +
-              (p.io_lower_bound ? csv_number(*p.io_lower_bound) : "") + "," +
-              (p.io_lower_bound ? csv_number(p.min_dram_words / *p.io_lower_bound) : "") + ",yes\n";
+      rows += curve_fields(p);
       best = std::min(best, curve_objective(p, args.within_objective));
     }
     if (within < 0)
@@ -255,12 +219,8 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
           curve_objective(p, args.within_objective) > best * (1 + within / 100))
         continue;
       const Configuration &config = configs[index / workloads.size()];
-      const Hardware &hw = config.hw;
-      answers += "workload " + w.name + " on " + curve_configuration(config, cap_axis) +
-                 ": smallest global buffer within " + csv_number(within) + "% of the best " +
-                 args.within_objective + " is " + csv_number(p.capacity_words) + " words (" +
-                 csv_number(p.capacity_words * static_cast<double>(hw.word_bytes) / 1024) +
-                 " KiB)\n";
+      answers += within_answer(w.name, curve_configuration(config, cap_axis), within,
+                               args.within_objective, p.capacity_words, config.hw.word_bytes);
       break;
     }
   }
@@ -306,12 +266,12 @@ std::string run_own_cases(const std::vector<SweepCase> &cases,
     const double capacity = static_cast<double>(c.hw.gb_capacity_words());
     CaseOutput o;
     if (outcome.no_fit[k]) {
-      o.summary = prefix + kInfeasibleSummary;
+      o.summary = prefix + infeasible_fields(summary_header(), 0);
       o.curve.capacity_words = capacity;
       o.no_fit = outcome.no_fit[k];
     } else {
       o.fronts = front_table_rows(prefix + ",", r, c.hw, std::nullopt);
-      o.summary = prefix + "," + summary_row(r, c.hw) + ",yes\n";
+      o.summary = prefix + "," + summary_fields(r, c.hw);
       o.curve = buffer_curve_point(r, *mine[k].workload, capacity);
     }
     out += encode(index[k], o);
@@ -394,21 +354,16 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
 
   const std::string header = config_header(axes) + ",workload";
   std::string fronts = header + "," + front_table_header(std::nullopt);
-  std::string summary = header + ",best_latency_s,best_latency_energy_pj,best_latency_dataflow,"
-                                 "best_energy_pj,best_energy_latency_s,best_energy_dataflow,"
-                                 "best_edp_pj_s,best_edp_dataflow,feasible\n";
+  std::string summary = header + "," + summary_header();
   for (const CaseOutput &o : outputs) {
     fronts += o.fronts;
     summary += o.summary;
   }
   std::string answers;
-  const std::string curve =
-      args.buffer_curve
-          ? header +
-                ",capacity_words,min_dram_words,latency_s,energy_pj,best_latency_s,"
-                "best_energy_pj,best_edp_pj_s,io_lower_bound_words,ratio_to_bound,feasible\n" +
-                buffer_curves(args, axes, configs, workloads, outputs, cap_axis, answers)
-          : "";
+  const std::string curve = args.buffer_curve ? header + "," + curve_header() +
+                                                    buffer_curves(args, axes, configs, workloads,
+                                                                  outputs, cap_axis, answers)
+                                              : "";
   OutputSet files;
   files.stage(args.output_path, fronts);
   files.stage(output_beside(args.output_path, "-summary.csv"), summary);
