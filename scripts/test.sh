@@ -33,11 +33,12 @@ ctest --test-dir build --output-on-failure -j 2
 
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer build and tests"
 # Without MPI: LeakSanitizer reports OpenMPI's own start-up allocations as leaks.
-# Assertions on (no NDEBUG: assert and Eigen's index checks run) at -O2, with line tables (-g1)
-# so that sanitizer reports name file:line; full debug info and -O0/-O1 would slow the build and
-# the run for nothing the sanitizers need.
+# Assertions on: no NDEBUG (assert, Eigen's index checks and nlohmann_json's run) and
+# libstdc++'s bounds checks (_GLIBCXX_ASSERTIONS; ASan misses an index past size() but within
+# capacity). -O2 with line tables (-g1) so that sanitizer reports name file:line; full debug info
+# or -O0/-O1 would slow the build and the run for nothing the sanitizers need.
 cmake -S . -B build-sanitize -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1" -DDSE_BUILD_TESTS=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -D_GLIBCXX_ASSERTIONS" -DDSE_BUILD_TESTS=ON \
   -DDSE_SANITIZE=ON -DDSE_BUILD_BENCH=OFF -DDSE_MPI=OFF
 cmake --build build-sanitize -j 2
 UBSAN_OPTIONS=print_stacktrace=1 ctest --test-dir build-sanitize --output-on-failure -j 2

@@ -2,11 +2,6 @@
 // test, benchmark, fuzz target or script cites (`docs/DESIGN.md §N` or `§N.M`) is the number of a
 // heading of docs/DESIGN.md, the document is always named by its path in the repository, and no
 // citation of the old bare form (the word DESIGN followed by a number) is left.
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC 12 with -fsanitize=address reports -Wmaybe-uninitialized inside std::regex's automaton (a
-// false positive, in libstdc++'s own code), which -Werror turns into a failed sanitizer build.
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 #include <gtest/gtest.h>
 
 #include <filesystem>
