@@ -44,13 +44,13 @@ private:
   void allocate(int t) {
     const TilePlan &x = tile(t);
     const std::string at = "gb + " + num(x.offset);
-    const std::string zero = "zero(" + at + ", " + num(x.words) + ");";
-    const std::string load =
-        copy("copy_in", t) + " dram_reads[" + words_entry(t) + "] += " + num(x.words) + ";";
-    if (x.tensor < 0) {
+    if (x.tensor < 0) { // the online softmax's state: no DRAM array, no counter entry
       out_.line("softmax_state_init(" + at + ", " + num(x.words / 3) + "); // " + x.name);
       return;
     }
+    const std::string zero = "zero(" + at + ", " + num(x.words) + ");";
+    const std::string load =
+        copy("copy_in", t) + " dram_reads[" + words_entry(t) + "] += " + num(x.words) + ";";
     switch (x.role) {
     case TensorRole::Input:
       out_.line(load + " // " + x.name);
