@@ -78,6 +78,17 @@ Csv parse_csv(const std::string &text) {
   return csv;
 }
 
+std::string wide_einsum(int dims) {
+  std::string names, sizes;
+  for (int d = 0; d < dims; ++d) {
+    const std::string name(1, static_cast<char>('a' + d));
+    names += (d ? "," : "") + name;
+    sizes += (d ? ", " : "") + name + ": 2";
+  }
+  return "name: wide\ndims: {" + sizes + "}\nops:\n  - {name: big, einsum: \"O[" + names +
+         "] += X[" + names + "] * Y[" + names + "]\"}\n";
+}
+
 std::vector<std::string> concat(std::vector<std::string> args,
                                 const std::vector<std::string> &extra) {
   args.insert(args.end(), extra.begin(), extra.end());

@@ -47,6 +47,9 @@ struct Csv {
 
 Csv parse_csv(const std::string &text);
 
+/// A workload of one einsum over `dims` dimensions of size 2, each indexing every tensor.
+std::string wide_einsum(int dims);
+
 /// The arguments `args` followed by `extra`.
 std::vector<std::string> concat(std::vector<std::string> args,
                                 const std::vector<std::string> &extra);

@@ -14,13 +14,6 @@
 namespace dse::testing {
 namespace {
 
-NetworkOptions cheap_options() {
-  NetworkOptions o;
-  o.search.menu = TileMenu::PowersOfTwo;
-  o.search.threads = 1;
-  return o;
-}
-
 /// How `v` printed before quantities were exact: 6 significant digits.
 std::string six_digits(double v) {
   std::ostringstream out;
@@ -31,8 +24,8 @@ std::string six_digits(double v) {
 TEST(NetworkReport, ReportsOfTheTinyNetwork) {
   const Graph g = load_network(repo_file("networks/tiny-cnn.yaml"));
   const Hardware hw = tiny_hardware(20000);
-  const NetworkPlan p = plan_network(g, hw, cheap_options());
-  const std::string summary = network_summary(p, g, hw, cheap_options());
+  const NetworkPlan p = plan_network(g, hw, cheap_network_options());
+  const std::string summary = network_summary(p, g, hw, cheap_network_options());
   EXPECT_NE(summary.find("network tiny-cnn"), std::string::npos) << summary;
   EXPECT_NE(summary.find("memory compression (GB)"), std::string::npos) << summary;
   const std::string hotspots = hotspot_report(p, g);
@@ -53,10 +46,10 @@ TEST(NetworkReport, DspReportsNameEachDmaUnit) {
   const Hardware hw = load_hardware(repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
   ASSERT_EQ(hw.dma_units.size(), 4u);
   const Graph g = load_network(repo_file("networks/tiny-cnn.yaml"));
-  const NetworkPlan p = plan_network(g, hw, cheap_options());
+  const NetworkPlan p = plan_network(g, hw, cheap_network_options());
   const std::string csv = segments_csv(p, g, hw);
   EXPECT_NE(csv.find(",restreamed,dma0_words,dma0_cycles,dma1_words,"), std::string::npos);
-  EXPECT_NE(network_summary(p, g, hw, cheap_options())
+  EXPECT_NE(network_summary(p, g, hw, cheap_network_options())
                 .find("DMA units (balanced load, summed over segments):\n    dma0: "),
             std::string::npos);
 }
@@ -66,8 +59,8 @@ TEST(NetworkReport, DspReportsNameEachDmaUnit) {
 TEST(NetworkReport, SummaryPrintsExactTotals) {
   const Graph g = load_network(repo_file("networks/tiny-cnn.yaml"));
   const Hardware hw = tiny_hardware(20000);
-  const NetworkPlan p = plan_network(g, hw, cheap_options());
-  const std::string summary = network_summary(p, g, hw, cheap_options());
+  const NetworkPlan p = plan_network(g, hw, cheap_network_options());
+  const std::string summary = network_summary(p, g, hw, cheap_network_options());
   const Csv segments = parse_csv(segments_csv(p, g, hw));
   ASSERT_FALSE(segments.rows.empty());
   const size_t total = segments.rows.size() - 1;

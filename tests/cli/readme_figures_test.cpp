@@ -94,18 +94,6 @@ TEST_F(ReadmeFigures, PruningCountsAreWhatExploreVerbosePrints) {
   }
 }
 
-/// A single einsum over `dims` dimensions of size 2 (every one tiled).
-std::string wide_einsum(int dims) {
-  std::string names, sizes;
-  for (int d = 0; d < dims; ++d) {
-    const std::string name(1, static_cast<char>('a' + d));
-    names += (d ? "," : "") + name;
-    sizes += (d ? ", " : "") + name + ": 2";
-  }
-  return "name: wide\ndims: {" + sizes + "}\nops:\n  - {name: big, einsum: \"O[" + names +
-         "] += X[" + names + "] * Y[" + names + "]\"}\n";
-}
-
 TEST_F(ReadmeFigures, LoopNestCountsAreWhatTheLimitMessagePrints) {
   const std::string text = readme_text();
   const std::regex quoted_re(

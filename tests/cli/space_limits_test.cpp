@@ -24,18 +24,6 @@ std::string gemm_workload(const std::string &m) {
          "  - {name: mm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n";
 }
 
-/// One einsum over `dims` dimensions of size 2, each indexing every tensor.
-std::string wide_einsum(int dims) {
-  std::string names, sizes;
-  for (int d = 0; d < dims; ++d) {
-    const std::string name(1, static_cast<char>('a' + d));
-    names += (d ? "," : "") + name;
-    sizes += (d ? ", " : "") + name + ": 2";
-  }
-  return "name: wide\ndims: {" + sizes + "}\nops:\n  - {name: big, einsum: \"O[" + names +
-         "] += X[" + names + "] * Y[" + names + "]\"}\n";
-}
-
 class SpaceLimits : public CliTest {
 protected:
   static std::vector<std::string> explore(const std::string &workload,

@@ -10,13 +10,6 @@
 namespace dse {
 namespace {
 
-NetworkOptions cheap_options() {
-  NetworkOptions o;
-  o.search.menu = TileMenu::PowersOfTwo;
-  o.search.threads = 1;
-  return o;
-}
-
 void check_plan(const Graph &g, const NetworkPlan &p) {
   EXPECT_LE(p.memory_after.peak_words[0], p.memory_before.peak_words[0]) << g.name;
   EXPECT_GE(p.compression(), 0);
@@ -40,7 +33,7 @@ TEST(NetworkPlan, EveryShippedNetworkOnBothTargets) {
     const Hardware hw = load_hardware(testing::repo_file(hw_file));
     for (const std::string &name : testing::shipped_networks()) {
       const Graph g = load_network(testing::repo_file(name));
-      check_plan(g, plan_network(g, hw, cheap_options()));
+      check_plan(g, plan_network(g, hw, testing::cheap_network_options()));
     }
   }
 }
@@ -49,7 +42,7 @@ TEST(NetworkPlan, DspSegmentsBalanceTheirDramWordsOverTheDmaUnits) {
   const Hardware hw = load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
   ASSERT_EQ(hw.dma_units.size(), 4u);
   const Graph g = load_network(testing::repo_file("networks/resnet18.onnx"));
-  const NetworkPlan p = plan_network(g, hw, cheap_options());
+  const NetworkPlan p = plan_network(g, hw, testing::cheap_network_options());
   const auto words = [](const SegmentCost &c) {
     double sum = 0;
     for (const DmaUnitLoad &u : c.dma_units)
@@ -73,7 +66,7 @@ TEST(NetworkPlan, DspSegmentsBalanceTheirDramWordsOverTheDmaUnits) {
   // The units only add constraints: the plan is no faster than on the same DSP without them.
   Hardware unbalanced = hw;
   unbalanced.dma_units.clear();
-  const NetworkPlan q = plan_network(g, unbalanced, cheap_options());
+  const NetworkPlan q = plan_network(g, unbalanced, testing::cheap_network_options());
   EXPECT_TRUE(q.fusion.total.dma_units.empty());
   EXPECT_GE(p.fusion.total.latency_s, q.fusion.total.latency_s);
   EXPECT_GE(p.split.before.latency_s, q.split.before.latency_s);

@@ -8,6 +8,7 @@
 #include "common/repo_files.hpp"
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
+#include "dse/graph/network_plan.hpp"
 
 namespace dse::testing {
 
@@ -39,5 +40,13 @@ nodes:
   - {name: p, op: MaxPool, inputs: [a2], output: z, kernel: [2, 2], strides: [2, 2]}
 outputs: [z]
 )";
+
+/// Network planning options that keep tests fast: power-of-two tiles, one search thread.
+inline NetworkOptions cheap_network_options() {
+  NetworkOptions o;
+  o.search.menu = TileMenu::PowersOfTwo;
+  o.search.threads = 1;
+  return o;
+}
 
 } // namespace dse::testing
