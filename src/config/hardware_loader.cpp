@@ -267,6 +267,7 @@ Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name
   hw.array = read_compute(top);
   hw.levels = read_levels(top, hw.word_bytes);
   hw.dma_units = read_dma_units(top);
+  hw.hierarchy = hierarchy_from_levels(hw, Counting::Legacy);
   return hw;
 }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "dse/ir/hierarchy.hpp"
+
 namespace dse {
 
 /// One off-chip or on-chip memory level. Energies are per word access.
@@ -46,8 +48,9 @@ struct DmaUnit {
   bool stores() const { return direction != DmaDirection::Load; }
 };
 
-/// A whole accelerator. Levels are outermost first: DRAM, global buffer, and optionally an
-/// innermost register file.
+/// A whole accelerator. `levels`, `array` and `cores` are today's form (DRAM, global buffer and
+/// optionally an innermost register file), read by the legacy model; they are empty for a file
+/// in the general form. `hierarchy` describes every file (docs/HIERARCHY.md §1, §2).
 struct Hardware {
   std::string name;
   std::string source_file;
@@ -61,6 +64,10 @@ struct Hardware {
   /// The DMA units that move DRAM words, in file order; empty when the file declares none (then
   /// the DRAM bandwidth alone limits transfers). Non-empty lists can load and can store.
   std::vector<DmaUnit> dma_units;
+  Hierarchy hierarchy;
+
+  /// Whether the legacy model (today's form, `counting: legacy`) evaluates this hardware.
+  bool is_legacy() const { return hierarchy.counting == Counting::Legacy; }
 
   const MemoryLevel &dram() const { return levels.front(); }
   const MemoryLevel &global_buffer() const { return levels.at(1); }
@@ -82,5 +89,9 @@ struct Hardware {
     return global_buffer().bandwidth_words_per_cycle;
   }
 };
+
+/// The hierarchy of a file in today's form (`levels`, `pe_array`/`vector`, `cores`) under
+/// `counting`, by the table of docs/HIERARCHY.md §1.
+Hierarchy hierarchy_from_levels(const Hardware &hw, Counting counting);
 
 } // namespace dse

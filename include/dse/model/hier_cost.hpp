@@ -1,0 +1,62 @@
+// The counts, cycles and energy of one operator's mapping on a hierarchy of any depth, evaluated
+// directly from the mapping by the conventions of docs/HIERARCHY.md §4 (reads, fills and updates
+// per level and tensor; bandwidth time per level; energy per action).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/ir/workload.hpp"
+#include "dse/model/cost.hpp"
+#include "dse/model/hier_mapping.hpp"
+
+namespace dse {
+
+/// What one level does with one tensor it keeps, over all its instances.
+struct HierTensorCounts {
+  double tile_words = 0; // per instance
+  double reads = 0;      // towards the compute (a multicast word once)
+  double fills = 0;      // from the parent
+  double updates = 0;    // partial or final sums from below, after spatial reduction
+  double energy_pj = 0;
+};
+
+struct HierLevelCost {
+  std::int64_t instances = 1; // utilised instances
+  /// Per operator tensor (operator_tensors order); empty where the level does not keep it.
+  std::vector<std::optional<HierTensorCounts>> tensors;
+  double buffer_words = 0;    // words per instance the kept tiles need (double-buffered: x2 refilled)
+  double transfer_cycles = 0; // time of all traffic through the level's port
+  double cycles = 0;          // max(compute cycles, transfer cycles)
+  double energy_pj = 0;
+};
+
+struct HierCost {
+  std::vector<HierLevelCost> levels;
+  double macs = 0;
+  double compute_cycles = 0;
+  std::int64_t utilised_units = 1;
+  double utilisation = 0; // utilised units / compute units
+  double compute_energy_pj = 0;
+  double latency_cycles = 0;
+  int bound_level = -1; // the level whose transfer time sets the latency, -1 for the compute
+  double energy_pj = 0;
+};
+
+/// Evaluates `mapping` of einsum `op` on `hw.hierarchy`. The mapping must be legal
+/// (hier_mapping_violation returns nothing); capacities are not checked here (compare
+/// buffer_words with the levels' capacities).
+HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
+                               const OpMapping &mapping, bool first_read_elision,
+                               LatencyModel latency_model);
+
+/// Why `mapping` is not a legal mapping of `op` on `hw.hierarchy` (shapes, factors that do not
+/// multiply to the dimension, spatial factors beyond a fan-out, keep sets against `holds`,
+/// capacities), or nothing when it is.
+std::optional<std::string> hier_mapping_violation(const Hardware &hw, const Workload &workload,
+                                                  const Operator &op, const OpMapping &mapping);
+
+} // namespace dse
