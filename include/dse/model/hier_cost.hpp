@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <optional>
-#include <string>
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
@@ -28,7 +27,7 @@ struct HierLevelCost {
   std::int64_t instances = 1; // utilised instances
   /// Per operator tensor (operator_tensors order); empty where the level does not keep it.
   std::vector<std::optional<HierTensorCounts>> tensors;
-  double buffer_words = 0;    // words per instance the kept tiles need (double-buffered: x2 refilled)
+  double buffer_words = 0; // words per instance the kept tiles need (double-buffered: x2 refilled)
   double transfer_cycles = 0; // time of all traffic through the level's port
   double cycles = 0;          // max(compute cycles, transfer cycles)
   double energy_pj = 0;
@@ -47,16 +46,10 @@ struct HierCost {
 };
 
 /// Evaluates `mapping` of einsum `op` on `hw.hierarchy`. The mapping must be legal
-/// (hier_mapping_violation returns nothing); capacities are not checked here (compare
-/// buffer_words with the levels' capacities).
+/// (dse/model/hier_mapping_check.hpp); capacities are not checked here (compare buffer_words
+/// with the levels' capacities).
 HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
                                const OpMapping &mapping, bool first_read_elision,
                                LatencyModel latency_model);
-
-/// Why `mapping` is not a legal mapping of `op` on `hw.hierarchy` (shapes, factors that do not
-/// multiply to the dimension, spatial factors beyond a fan-out, keep sets against `holds`,
-/// capacities), or nothing when it is.
-std::optional<std::string> hier_mapping_violation(const Hardware &hw, const Workload &workload,
-                                                  const Operator &op, const OpMapping &mapping);
 
 } // namespace dse
