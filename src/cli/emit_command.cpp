@@ -61,6 +61,7 @@ void load_schedule(const EmitArgs &args, Schedule &s) {
   if ((args.point >= 0) == !args.mapping_path.empty())
     throw UserError("give exactly one of --point N and --mapping FILE");
   s.hw = load_hardware(args.hw_path, args.max_input_mib);
+  require_legacy_hardware(s.hw, "emit/run");
   s.workload = load_workload(args.workload_path, args.max_input_mib);
   if (args.point >= 0) {
     const std::string name = "front point " + std::to_string(args.point);

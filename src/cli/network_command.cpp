@@ -42,6 +42,7 @@ int run_network(const NetworkArgs &args) {
   options.search = search_options(args.search);
   options.search_segments = !args.no_search;
   const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
+  require_legacy_hardware(hw, "network");
   const Graph graph = load_network(args.model_path, args.max_input_mib);
   NetworkPlan plan;
   {

@@ -33,8 +33,10 @@ std::vector<Configuration> load_configurations(const SweepArgs &args,
                                                const std::vector<SweepAxis> &axes) {
   std::vector<Configuration> out;
   for (const std::string &file : args.hw_paths)
-    for (const std::vector<ParameterSetting> &settings : sweep_grid(axes))
+    for (const std::vector<ParameterSetting> &settings : sweep_grid(axes)) {
       out.push_back({file, settings, load_hardware_with(file, settings, args.max_input_mib)});
+      require_legacy_hardware(out.back().hw, "sweep");
+    }
   return out;
 }
 

@@ -114,6 +114,10 @@ int run_sweep_command(const SweepArgs &args);
 int run_eval(const EvalArgs &args);
 
 LatencyModel parse_latency_model(const std::string &name); // throws UserError
+
+/// Throws a UserError naming `hw`'s file when it is a general hierarchy (`counting: timeloop`):
+/// only `dse eval` evaluates those so far; `command` ("explore", ...) searches today's model.
+void require_legacy_hardware(const Hardware &hw, const std::string &command);
 /// Comma-separated objectives, one to three, no repeats; throws UserError.
 std::vector<Objective> parse_objective_list(const std::string &list);
 

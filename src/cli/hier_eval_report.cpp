@@ -1,0 +1,142 @@
+// `dse eval` on a hierarchy of any depth, as text and JSON (docs/HIERARCHY.md §4.6). Text
+// numbers are exact (exact_number), as in the JSON.
+#include "dse/cli/hier_eval_report.hpp"
+
+#include <iomanip>
+#include <sstream>
+
+#include "dse/support/csv.hpp"
+#include "dse/support/escape.hpp"
+
+namespace dse {
+
+namespace {
+
+std::string bound_name(const Hardware &hw, const HierCost &c) {
+  return c.bound_level < 0 ? "compute"
+                           : hw.hierarchy.levels[static_cast<size_t>(c.bound_level)].name;
+}
+
+std::string capacity_text(const StorageLevel &level) {
+  return level.capacity_words ? std::to_string(*level.capacity_words) : "unbounded";
+}
+
+void write_tensor_rows(std::ostringstream &out, const Operator &op, const HierLevelCost &level) {
+  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  out << "    tensor          tile_words            reads            fills          updates"
+         "        energy_pj\n";
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    if (!level.tensors[t])
+      continue;
+    const HierTensorCounts &c = *level.tensors[t];
+    out << "    " << std::left << std::setw(15) << escape_control(tensors[t]->tensor) << std::right;
+    for (double v : {c.tile_words, c.reads, c.fills, c.updates, c.energy_pj})
+      out << " " << std::setw(16) << exact_number(v);
+    out << "\n";
+  }
+}
+
+void write_segment_text(std::ostringstream &out, const Hardware &hw, const HierSegmentReport &s) {
+  const HierCost &c = s.cost;
+  out << "segment: " << escape_control(s.op->name) << "\n";
+  for (size_t l = 0; l < c.levels.size(); ++l) {
+    const StorageLevel &storage = hw.hierarchy.levels[l];
+    const HierLevelCost &level = c.levels[l];
+    out << "  level " << escape_control(storage.name) << ": instances " << level.instances
+        << ", capacity_words " << capacity_text(storage) << ", buffer_words "
+        << exact_number(level.buffer_words) << ", cycles " << exact_number(level.cycles)
+        << " (transfer " << exact_number(level.transfer_cycles) << "), energy_pj "
+        << exact_number(level.energy_pj) << "\n";
+    write_tensor_rows(out, *s.op, level);
+  }
+  out << "  compute: macs " << exact_number(c.macs) << ", cycles " << exact_number(c.compute_cycles)
+      << ", utilised_units " << c.utilised_units << ", utilisation " << exact_number(c.utilisation)
+      << ", energy_pj " << exact_number(c.compute_energy_pj) << "\n";
+  out << "  latency_cycles " << exact_number(c.latency_cycles)
+      << " (bound: " << escape_control(bound_name(hw, c)) << "), energy_pj "
+      << exact_number(c.energy_pj) << "\n";
+}
+
+nlohmann::ordered_json level_json(const StorageLevel &storage, const Operator &op,
+                                  const HierLevelCost &level) {
+  nlohmann::ordered_json j;
+  j["name"] = storage.name;
+  j["instances"] = level.instances;
+  j["capacity_words"] =
+      storage.capacity_words ? nlohmann::ordered_json(*storage.capacity_words) : nullptr;
+  j["buffer_words"] = level.buffer_words;
+  j["cycles"] = level.cycles;
+  j["transfer_cycles"] = level.transfer_cycles;
+  j["energy_pj"] = level.energy_pj;
+  j["tensors"] = nlohmann::ordered_json::object();
+  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if (const std::optional<HierTensorCounts> &c = level.tensors[t])
+      j["tensors"][tensors[t]->tensor] = {{"tile_words", c->tile_words},
+                                          {"reads", c->reads},
+                                          {"fills", c->fills},
+                                          {"updates", c->updates},
+                                          {"energy_pj", c->energy_pj}};
+  return j;
+}
+
+nlohmann::ordered_json segment_json(const Hardware &hw, const HierSegmentReport &s) {
+  const HierCost &c = s.cost;
+  nlohmann::ordered_json j;
+  j["operator"] = s.op->name;
+  j["levels"] = nlohmann::ordered_json::array();
+  for (size_t l = 0; l < c.levels.size(); ++l)
+    j["levels"].push_back(level_json(hw.hierarchy.levels[l], *s.op, c.levels[l]));
+  j["compute"] = {{"macs", c.macs},
+                  {"cycles", c.compute_cycles},
+                  {"utilised_units", c.utilised_units},
+                  {"utilisation", c.utilisation},
+                  {"energy_pj", c.compute_energy_pj}};
+  j["latency_cycles"] = c.latency_cycles;
+  j["bound"] = bound_name(hw, c);
+  j["energy_pj"] = c.energy_pj;
+  return j;
+}
+
+} // namespace
+
+HierEvalTotals hier_eval_totals(const std::vector<HierSegmentReport> &segments) {
+  HierEvalTotals t;
+  for (const HierSegmentReport &s : segments) {
+    t.latency_cycles += s.cost.latency_cycles;
+    t.energy_pj += s.cost.energy_pj;
+  }
+  return t;
+}
+
+std::string hier_eval_text(const Hardware &hw, const std::vector<HierSegmentReport> &segments,
+                           bool first_read_elision) {
+  std::ostringstream out;
+  out << "first_read_elision: " << (first_read_elision ? "on" : "off") << "\n";
+  for (const HierSegmentReport &s : segments)
+    write_segment_text(out, hw, s);
+  const HierEvalTotals t = hier_eval_totals(segments);
+  out << "total: latency_cycles " << exact_number(t.latency_cycles) << ", latency "
+      << exact_number(t.latency_cycles / (hw.clock_ghz * 1e9)) << " s, energy_pj "
+      << exact_number(t.energy_pj) << "\n";
+  return out.str();
+}
+
+nlohmann::ordered_json hier_eval_json(const Hardware &hw, const Workload &workload,
+                                      const std::vector<HierSegmentReport> &segments,
+                                      bool first_read_elision) {
+  nlohmann::ordered_json doc;
+  doc["workload"] = workload.name;
+  doc["hardware"] = hw.name;
+  doc["first_read_elision"] = first_read_elision;
+  doc["segments"] = nlohmann::ordered_json::array();
+  for (const HierSegmentReport &s : segments)
+    doc["segments"].push_back(segment_json(hw, s));
+  const HierEvalTotals t = hier_eval_totals(segments);
+  doc["total"] = {{"latency_cycles", t.latency_cycles},
+                  {"latency_s", t.latency_cycles / (hw.clock_ghz * 1e9)},
+                  {"energy_pj", t.energy_pj}};
+  return doc;
+}
+
+} // namespace dse
