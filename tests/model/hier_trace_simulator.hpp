@@ -1,0 +1,40 @@
+// Rung 1 of docs/HIERARCHY.md §10: walks one operator's hierarchical mapping literally (every
+// temporal step, every instance of every fan-out), keeps the tile each instance of each level
+// holds, and counts reads, fills and updates per level and tensor from the tiles that come and
+// go. It uses none of the closed forms of §4, so the model's counts can be checked against it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/ir/workload.hpp"
+#include "dse/model/hier_mapping.hpp"
+
+namespace dse::hier_trace {
+
+/// What one level did with one tensor, summed over its instances.
+struct TensorCounts {
+  std::int64_t reads = 0;   // towards the next keeper inside, or the compute units
+  std::int64_t fills = 0;   // from the next keeper outside
+  std::int64_t updates = 0; // sums from inside, after spatial reduction
+
+  bool operator==(const TensorCounts &) const = default;
+};
+
+struct TraceCounts {
+  /// [level][operator tensor] (operator_tensors order); empty where the level does not keep the
+  /// tensor (level 0 keeps every tensor).
+  std::vector<std::vector<std::optional<TensorCounts>>> levels;
+  std::int64_t macs = 0;
+};
+
+/// Walks `mapping` of einsum `op` on `hw.hierarchy` and counts every transfer. Tiles are boxes of
+/// element coordinates (an affine index spans the box from its least to its largest value) and
+/// are fetched whole whenever they change; the output's traffic in both directions merges the
+/// children of a reduction group. Meant for tiny problems: the cost grows with the MACs.
+TraceCounts simulate(const Hardware &hw, const Workload &workload, const Operator &op,
+                     const OpMapping &mapping, bool first_read_elision);
+
+} // namespace dse::hier_trace
