@@ -1,6 +1,8 @@
-// Reads and validates hardware YAML into dse::Hardware.
+// Reads and validates hardware YAML into dse::Hardware: today's form (below) here, the general
+// form (`hierarchy:`, docs/HIERARCHY.md §2.1) in hierarchy_loader.cpp; a file with a `hierarchy`
+// key is in the general form.
 //
-// Format (levels outermost first; energies are pJ per word access, finite and >= 0):
+// Today's format (levels outermost first; energies are pJ per word access, finite and >= 0):
 //
 //   name: accel-1mb                  # required string
 //   source: "Horowitz ISSCC 2014"    # optional string: where the figures come from
@@ -15,6 +17,9 @@
 //     - {name: GlobalBuffer, capacity_kib: 1024, bandwidth_words_per_cycle: 64,
 //        read_energy_pj: 1.9, write_energy_pj: 2.1, double_buffering: false}
 //     - {name: RegFile, capacity_words: 64, read_energy_pj: 0.05, write_energy_pj: 0.05}
+//   counting: legacy                 # optional: legacy (default) or timeloop, the counting
+//                                    # of docs/HIERARCHY.md §4
+//   first_read_elision: true         # optional bool (default true), counting: timeloop only
 //
 // Level 0 (DRAM) is unbounded: bandwidth_gbps (1e-6..1e6) is required and capacity keys are
 // errors.
@@ -23,7 +28,7 @@
 // bandwidth_words_per_cycle (1e-6..1e12) is optional (unlimited when absent); double_buffering is
 // an optional bool (default false). Level 2 (register file, optional) requires capacity_words.
 //
-//   dma_units:                       # optional non-empty list, names unique
+//   dma_units:                       # optional non-empty list, names unique (both forms)
 //     - {name: dma0, direction: both, bandwidth_gbps: 10}
 //
 // A DMA unit moves words between DRAM and the global buffer: direction is load (DRAM -> GB),
@@ -37,59 +42,30 @@
 #include <cmath>
 #include <set>
 
+#include "hierarchy_loader.hpp"
 #include "yaml_reader.hpp"
 
 namespace dse {
 
 namespace {
 
-constexpr std::int64_t kMaxArraySide = std::int64_t{1} << 20;
 constexpr std::int64_t kMaxCores = std::int64_t{1} << 16;
 constexpr std::int64_t kMaxWordBytes = 16;
 
-/// A rate the model divides by, bounded on both sides so that no time overflows to infinity (a
-/// subnormal bandwidth) or vanishes (a clock of 1e308 GHz): every result stays finite.
-struct RateRange {
-  double min, max;
-  const char *text; // the range as messages print it
-};
 constexpr RateRange kClockRangeGhz{1e-6, 1e6, "between 1e-6 and 1e6 GHz"};
-/// No memory or transfer engine moves a petabyte per second.
-constexpr RateRange kBandwidthRangeGbps{1e-6, 1e6, "between 1e-6 and 1e6 GB/s"};
-constexpr RateRange kBandwidthRangeWordsPerCycle{1e-6, 1e12,
-                                                 "between 1e-6 and 1e12 words per cycle"};
-
-double read_rate(const YamlMap &m, std::string_view key, const RateRange &range) {
-  const double v = m.number(key, Bound::Positive);
-  if (v < range.min || v > range.max)
-    m.fail(m.required(key),
-           std::string(key) + " must be " + range.text + ", got " + m.required(key).Scalar());
-  return v;
-}
 
 /// Energies are summed over up to ~1e18 accesses: beyond a millijoule per access, a total
 /// could overflow, and no real memory or MAC costs that much.
 constexpr double kMaxEnergyPj = 1e9;
-
-double read_energy(const YamlMap &m, std::string_view key) {
-  const double pj = m.number(key, Bound::NonNegative);
-  if (pj > kMaxEnergyPj)
-    m.fail(m.required(key), std::string(key) + " must be at most 1e9 pJ per access, got " +
-                                m.required(key).Scalar());
-  return pj;
-}
 
 void read_energies(const YamlMap &m, MemoryLevel &level) {
   level.read_energy_pj = read_energy(m, "read_energy_pj");
   level.write_energy_pj = read_energy(m, "write_energy_pj");
 }
 
-MemoryLevel read_dram(const YamlMap &m) {
-  for (std::string_view key : {"capacity_kib", "capacity_words"})
-    if (m.has(key))
-      m.fail(m.key_node(key),
-             "the outermost level is unbounded and takes no '" + std::string(key) + "'");
-  m.allow_only({"name", "bandwidth_gbps", "read_energy_pj", "write_energy_pj"});
+MemoryLevel read_dram(const YamlMap &m, std::string_view name_key) {
+  reject_capacity(m);
+  m.allow_only({name_key, "bandwidth_gbps", "read_energy_pj", "write_energy_pj"});
   MemoryLevel level;
   level.bandwidth_gbps = read_rate(m, "bandwidth_gbps", kBandwidthRangeGbps);
   read_energies(m, level);
@@ -110,6 +86,53 @@ std::int64_t read_capacity_kib(const YamlMap &m, std::int64_t word_bytes) {
   return static_cast<std::int64_t>(words);
 }
 
+MemoryLevel read_global_buffer(const YamlMap &m, std::int64_t word_bytes,
+                               std::string_view name_key) {
+  m.allow_only({name_key, "capacity_kib", "capacity_words", "bandwidth_words_per_cycle",
+                "read_energy_pj", "write_energy_pj", "double_buffering"});
+  MemoryLevel level;
+  level.capacity_words = read_capacity(m, word_bytes);
+  if (m.has("bandwidth_words_per_cycle"))
+    level.bandwidth_words_per_cycle =
+        read_rate(m, "bandwidth_words_per_cycle", kBandwidthRangeWordsPerCycle);
+  read_energies(m, level);
+  level.double_buffering = m.boolean_or("double_buffering", false);
+  return level;
+}
+
+MemoryLevel read_register_file(const YamlMap &m, std::string_view name_key) {
+  m.allow_only({name_key, "capacity_words", "read_energy_pj", "write_energy_pj"});
+  MemoryLevel level;
+  level.capacity_words = m.integer("capacity_words", 1, kMaxCapacityWords);
+  read_energies(m, level);
+  return level;
+}
+
+} // namespace
+
+double read_rate(const YamlMap &m, std::string_view key, const RateRange &range) {
+  const double v = m.number(key, Bound::Positive);
+  if (v < range.min || v > range.max)
+    m.fail(m.required(key),
+           std::string(key) + " must be " + range.text + ", got " + m.required(key).Scalar());
+  return v;
+}
+
+double read_energy(const YamlMap &m, std::string_view key) {
+  const double pj = m.number(key, Bound::NonNegative);
+  if (pj > kMaxEnergyPj)
+    m.fail(m.required(key), std::string(key) + " must be at most 1e9 pJ per access, got " +
+                                m.required(key).Scalar());
+  return pj;
+}
+
+void reject_capacity(const YamlMap &m) {
+  for (std::string_view key : {"capacity_kib", "capacity_words"})
+    if (m.has(key))
+      m.fail(m.key_node(key),
+             "the outermost level is unbounded and takes no '" + std::string(key) + "'");
+}
+
 std::int64_t read_capacity(const YamlMap &m, std::int64_t word_bytes) {
   const bool has_kib = m.has("capacity_kib");
   const bool has_words = m.has("capacity_words");
@@ -123,35 +146,23 @@ std::int64_t read_capacity(const YamlMap &m, std::int64_t word_bytes) {
   return read_capacity_kib(m, word_bytes);
 }
 
-MemoryLevel read_global_buffer(const YamlMap &m, std::int64_t word_bytes) {
-  m.allow_only({"name", "capacity_kib", "capacity_words", "bandwidth_words_per_cycle",
-                "read_energy_pj", "write_energy_pj", "double_buffering"});
-  MemoryLevel level;
-  level.capacity_words = read_capacity(m, word_bytes);
-  if (m.has("bandwidth_words_per_cycle"))
-    level.bandwidth_words_per_cycle =
-        read_rate(m, "bandwidth_words_per_cycle", kBandwidthRangeWordsPerCycle);
-  read_energies(m, level);
-  level.double_buffering = m.boolean_or("double_buffering", false);
-  return level;
+MemoryLevel read_memory_level(const YamlMap &m, size_t index, std::int64_t word_bytes,
+                              std::string_view name_key) {
+  if (index == 0)
+    return read_dram(m, name_key);
+  if (index == 1)
+    return read_global_buffer(m, word_bytes, name_key);
+  return read_register_file(m, name_key);
 }
 
-MemoryLevel read_register_file(const YamlMap &m) {
-  m.allow_only({"name", "capacity_words", "read_energy_pj", "write_energy_pj"});
-  MemoryLevel level;
-  level.capacity_words = m.integer("capacity_words", 1, kMaxCapacityWords);
-  read_energies(m, level);
-  return level;
-}
+namespace {
 
 MemoryLevel read_level(const YAML::Node &node, size_t index, std::int64_t word_bytes,
                        const std::string &file_name) {
   const YamlMap unnamed(node, file_name, "levels[" + std::to_string(index) + "]");
   const std::string name = unnamed.name("name");
-  const YamlMap m(node, file_name, "level '" + name + "'");
-  MemoryLevel level = index == 0   ? read_dram(m)
-                      : index == 1 ? read_global_buffer(m, word_bytes)
-                                   : read_register_file(m);
+  MemoryLevel level = read_memory_level(YamlMap(node, file_name, "level '" + name + "'"), index,
+                                        word_bytes, "name");
   level.name = name;
   return level;
 }
@@ -251,23 +262,58 @@ ComputeArray read_compute(const YamlMap &top) {
   return read_vector(top.map("vector", "vector"));
 }
 
+Counting read_counting(const YamlMap &top, Counting fallback) {
+  if (!top.has("counting"))
+    return fallback;
+  const std::string counting = top.string("counting");
+  if (counting == "legacy")
+    return Counting::Legacy;
+  if (counting == "timeloop")
+    return Counting::Timeloop;
+  top.fail(top.required("counting"),
+           "counting must be legacy or timeloop, got " + describe(top.required("counting")));
+}
+
+/// First-read elision is a rule of the general model only (docs/HIERARCHY.md §4.2).
+bool read_first_read_elision(const YamlMap &top, Counting counting) {
+  if (counting == Counting::Legacy && top.has("first_read_elision"))
+    top.fail(top.key_node("first_read_elision"),
+             "first_read_elision needs counting: timeloop (the legacy model has no first-read "
+             "elision)");
+  return top.boolean_or("first_read_elision", true);
+}
+
+void read_todays_form(const YamlMap &top, Hardware &hw, Counting counting) {
+  hw.cores = top.integer_or("cores", 1, 1, kMaxCores);
+  hw.array = read_compute(top);
+  hw.levels = read_levels(top, hw.word_bytes);
+  hw.hierarchy = hierarchy_from_levels(hw, counting);
+}
+
 } // namespace
 
 Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name) {
   const YamlMap top(root, file_name, "");
-  top.allow_only({"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector",
-                  "levels", "dma_units"});
+  const bool general = top.has("hierarchy");
+  if (general)
+    top.allow_only({"name", "source", "clock_ghz", "word_bytes", "counting", "first_read_elision",
+                    "hierarchy", "compute", "dma_units"});
+  else
+    top.allow_only({"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector",
+                    "levels", "dma_units", "counting", "first_read_elision"});
   Hardware hw;
   hw.source_file = file_name;
   hw.name = top.name("name");
   hw.source = top.optional_string("source").value_or("");
   hw.clock_ghz = read_rate(top, "clock_ghz", kClockRangeGhz);
   hw.word_bytes = top.integer("word_bytes", 1, kMaxWordBytes);
-  hw.cores = top.integer_or("cores", 1, 1, kMaxCores);
-  hw.array = read_compute(top);
-  hw.levels = read_levels(top, hw.word_bytes);
+  const Counting counting = read_counting(top, general ? Counting::Timeloop : Counting::Legacy);
+  if (general)
+    read_general_form(top, hw, counting);
+  else
+    read_todays_form(top, hw, counting);
+  hw.hierarchy.first_read_elision = read_first_read_elision(top, counting);
   hw.dma_units = read_dma_units(top);
-  hw.hierarchy = hierarchy_from_levels(hw, Counting::Legacy);
   return hw;
 }
 
