@@ -374,12 +374,13 @@ private:
   void check_shape(const YamlMap &arch) const {
     const int levels = hw_.hierarchy.depth();
     if (levels < kMinLevels || levels > kMaxLevels)
-      arch.fail(arch.node(), "dse reads 2 to 5 storage levels (the outermost and one to four "
-                             "on-chip levels); the architecture has " +
-                                 std::to_string(levels));
+      arch.fail_plain(arch.node(), "dse reads 2 to 5 storage levels (the outermost and one to four "
+                                   "on-chip levels); the architecture has " +
+                                       std::to_string(levels));
     if (!compute_name_)
-      arch.fail(arch.node(), "the architecture has no compute unit (a component of class mac, "
-                             "intmac, fpmac or compute)");
+      arch.fail_plain(arch.node(),
+                      "the architecture has no compute unit (a component of class mac, "
+                      "intmac, fpmac or compute)");
   }
 
   std::string file_name_;

@@ -88,8 +88,8 @@ public:
                             "' is not one einsum (a Timeloop mapping maps a single einsum)");
     tensor_names_ = tensor_names(workload_.ops.front().einsum);
     start_mapping();
-    for (const YAML::Node &entry : entries)
-      read_entry(YamlMap(entry, file_name_, ""));
+    for (size_t i = 0; i < entries.size(); ++i)
+      read_entry(YamlMap(entries[i], file_name_, "mapping[" + std::to_string(i) + "]"));
     check_products(entries);
     return std::move(mapping_);
   }
@@ -125,15 +125,15 @@ private:
     else if (type == "datatype")
       entry.allow_only({"target", "type", "keep", "bypass"});
     else
-      entry.fail(entry.required("type"),
-                 "type must be temporal, spatial or datatype, got '" + type + "'");
+      entry.fail_plain(entry.required("type"),
+                       "type must be temporal, spatial or datatype, got '" + type + "'");
     const int level = target_level(entry);
     const auto [first, inserted] = entries_.try_emplace({type, level}, entry.node());
     if (!inserted)
-      entry.fail(entry.required("target"),
-                 "a second " + type + " entry for '" + entry.string("target") +
-                     "' (the first is at line " +
-                     std::to_string(location_of(first->second, file_name_).line) + ")");
+      entry.fail_plain(entry.required("target"),
+                       "a second " + type + " entry for '" + entry.string("target") +
+                           "' (the first is at line " +
+                           std::to_string(location_of(first->second, file_name_).line) + ")");
     if (type == "temporal")
       read_temporal(entry, level);
     else if (type == "spatial")
@@ -149,8 +149,8 @@ private:
       std::vector<std::string> names;
       for (const StorageLevel &l : hierarchy_.levels)
         names.push_back(l.name);
-      entry.fail(entry.required("target"), "unknown target '" + target + "' (levels: " +
-                                               timeloop::name_sequence(names, "and") + ")");
+      entry.fail_plain(entry.required("target"), "unknown target '" + target + "' (levels: " +
+                                                     timeloop::name_sequence(names, "and") + ")");
     }
     return level;
   }
@@ -167,9 +167,9 @@ private:
   void read_spatial(const YamlMap &entry, int level) {
     const std::vector<Fanout> &fanouts = hierarchy_.fanouts[static_cast<size_t>(level)];
     if (fanouts.size() != 1)
-      entry.fail(entry.required("target"), std::to_string(fanouts.size()) + " fan-outs below '" +
-                                               entry.string("target") +
-                                               "'; a spatial entry maps exactly one");
+      entry.fail_plain(entry.required("target"), std::to_string(fanouts.size()) +
+                                                     " fan-outs below '" + entry.string("target") +
+                                                     "'; a spatial entry maps exactly one");
     const std::vector<std::int64_t> factors = read_factors(entry, 2 * level + 1);
     const std::vector<int> permutation = read_permutation(entry);
     const auto dims = static_cast<std::int64_t>(workload_.dims.size());
@@ -189,9 +189,9 @@ private:
     for (std::int64_t f : factors)
       product = capped_product(product, f);
     if (product > side)
-      entry.fail(entry.required("factors"), "spatial factors on " + axis + " multiply to " +
-                                                product_text(product) + "; fan-out '" + fanout +
-                                                "' has " + axis + " = " + std::to_string(side));
+      entry.fail_plain(entry.required("factors"),
+                       "spatial factors on " + axis + " multiply to " + product_text(product) +
+                           "; fan-out '" + fanout + "' has " + axis + " = " + std::to_string(side));
   }
 
   void read_datatype(const YamlMap &entry, int level) {
@@ -203,15 +203,16 @@ private:
       for (const timeloop::Named &tensor : timeloop::name_list(entry, key)) {
         const std::uint32_t bit = std::uint32_t{1} << tensor_index(entry, tensor);
         if (std::find(listed.begin(), listed.end(), tensor.name) != listed.end())
-          entry.fail(tensor.node, "tensor '" + tensor.name + "' is listed twice");
+          entry.fail_plain(tensor.node, "tensor '" + tensor.name + "' is listed twice");
         listed.push_back(tensor.name);
         if (key == "keep") {
           keep |= bit;
           continue;
         }
         if (level == 0)
-          entry.fail(tensor.node, "the outermost level keeps every tensor; it cannot bypass '" +
-                                      tensor.name + "'");
+          entry.fail_plain(tensor.node,
+                           "the outermost level keeps every tensor; it cannot bypass '" +
+                               tensor.name + "'");
         keep &= ~bit;
       }
     }
@@ -220,8 +221,8 @@ private:
   size_t tensor_index(const YamlMap &entry, const timeloop::Named &tensor) const {
     const auto at = std::find(tensor_names_.begin(), tensor_names_.end(), tensor.name);
     if (at == tensor_names_.end())
-      entry.fail(tensor.node, "unknown tensor '" + tensor.name + "' (the problem has " +
-                                  timeloop::name_sequence(tensor_names_, "and") + ")");
+      entry.fail_plain(tensor.node, "unknown tensor '" + tensor.name + "' (the problem has " +
+                                        timeloop::name_sequence(tensor_names_, "and") + ")");
     return static_cast<size_t>(at - tensor_names_.begin());
   }
 

@@ -615,11 +615,11 @@ TEST(TimeloopErrors, LevelCountAndCompute) {
   - {name: system.MAC, actions: [{name: mac, energy: 1}]}
 )";
   EXPECT_EQ(arch_error(one_level, ert),
-            "arch.yaml:2:3: error: architecture: dse reads 2 to 5 storage levels (the outermost "
+            "arch.yaml:2:3: error: dse reads 2 to 5 storage levels (the outermost "
             "and one to four on-chip levels); the architecture has 1");
   const std::string ert_without_mac = with(kErt, "- {name: \"system.chip.PE[0..15].MAC\"", "#");
   EXPECT_EQ(arch_error(with(kArch, "- {name: MAC,", "# {name: MAC,"), ert_without_mac),
-            "arch.yaml:2:3: error: architecture: the architecture has no compute unit (a component "
+            "arch.yaml:2:3: error: the architecture has no compute unit (a component "
             "of class mac, intmac, fpmac or compute)");
 }
 
@@ -733,7 +733,7 @@ TEST(TimeloopErrors, MappingTargetsTypesAndKeys) {
   EXPECT_EQ(map_error(with(kMap, "type: datatype", "type: skew")),
             "map.yaml:2:24: error: type must be temporal, spatial or datatype, got 'skew'");
   EXPECT_EQ(map_error(with(kMap, "type: datatype,", "type: datatype, no_coalesce: [A],")),
-            "map.yaml:2:34: error: unknown key 'no_coalesce' at the top level (expected one of: "
+            "map.yaml:2:34: error: unknown key 'no_coalesce' in mapping[0] (expected one of: "
             "target, type, keep, bypass)");
   EXPECT_EQ(map_error(with(kMap, "{target: GB, type: spatial", "{target: RF, type: spatial")),
             "map.yaml:4:14: error: 0 fan-outs below 'RF'; a spatial entry maps exactly one");
