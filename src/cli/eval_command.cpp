@@ -1,20 +1,86 @@
-// `dse eval`: the full breakdown of one user-specified mapping, as text or JSON.
+// `dse eval`: the full breakdown of one user-specified mapping, as text or JSON. Hardware in
+// today's form is evaluated by the legacy model; a general hierarchy (or a Timeloop architecture,
+// problem and mapping) by the per-level model of docs/HIERARCHY.md §4.
 #include <algorithm>
 
 #include "dse/cli/commands.hpp"
 #include "dse/cli/eval_report.hpp"
+#include "dse/cli/hier_eval_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/config/hardware_loader.hpp"
+#include "dse/config/hier_mapping_loader.hpp"
 #include "dse/config/mapping_loader.hpp"
+#include "dse/config/timeloop_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/model/hier_mapping_check.hpp"
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/model/mapping_resolution.hpp"
 
 namespace dse {
 
-int run_eval(const EvalArgs &args) {
-  const LatencyModel model = parse_latency_model(args.latency_model);
-  const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
+namespace {
+
+bool holds_section(const std::string &path, TimeloopSection section, std::uint64_t max_mib) {
+  const std::vector<TimeloopSection> sections = timeloop_file_sections(path, max_mib);
+  return std::find(sections.begin(), sections.end(), section) != sections.end();
+}
+
+/// A Timeloop architecture takes its energies from --ert, or from an `ERT` section beside it.
+Hardware load_eval_hardware(const EvalArgs &args) {
+  if (!holds_section(args.hw_path, TimeloopSection::Architecture, args.max_input_mib)) {
+    if (!args.ert_path.empty())
+      throw UserError("--ert goes with a Timeloop architecture; '" + args.hw_path +
+                      "' is a dse hardware file");
+    return load_hardware(args.hw_path, args.max_input_mib);
+  }
+  std::string ert = args.ert_path;
+  if (ert.empty() && holds_section(args.hw_path, TimeloopSection::Ert, args.max_input_mib))
+    ert = args.hw_path;
+  if (ert.empty())
+    throw UserError(SourceLocation{args.hw_path, 0, 0},
+                    "a Timeloop architecture needs its energies: give --ert FILE (a Timeloop "
+                    "energy reference table)");
+  return load_timeloop_architecture(args.hw_path, ert, args.max_input_mib);
+}
+
+Workload load_eval_workload(const EvalArgs &args) {
+  if (holds_section(args.workload_path, TimeloopSection::Problem, args.max_input_mib))
+    return load_timeloop_problem(args.workload_path, args.max_input_mib);
+  return load_workload(args.workload_path, args.max_input_mib);
+}
+
+std::vector<HierSegmentMapping> load_eval_mapping(const EvalArgs &args, const Hardware &hw,
+                                                  const Workload &workload) {
+  if (!holds_section(args.mapping_path, TimeloopSection::Mapping, args.max_input_mib))
+    return load_hier_mapping(args.mapping_path, hw, workload, args.max_input_mib);
+  HierSegmentMapping segment;
+  segment.mapping = load_timeloop_mapping(args.mapping_path, hw, workload, args.max_input_mib);
+  segment.where = SourceLocation{args.mapping_path, 0, 0};
+  return {segment};
+}
+
+int run_hier_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel model) {
+  const Workload workload = load_eval_workload(args);
+  const std::vector<HierSegmentMapping> segments = load_eval_mapping(args, hw, workload);
+  const bool elision = hw.hierarchy.first_read_elision && !args.no_first_read_elision;
+  std::vector<HierSegmentReport> reports;
+  for (const HierSegmentMapping &s : segments) {
+    const Operator &op = workload.ops[static_cast<size_t>(s.op)];
+    if (const std::optional<std::string> why = hier_mapping_violation(hw, workload, op, s.mapping))
+      throw UserError(s.where, *why);
+    reports.push_back({&op, evaluate_hier_mapping(hw, workload, op, s.mapping, elision, model)});
+  }
+  write_output(args.output_path, args.json
+                                     ? hier_eval_json(hw, workload, reports, elision).dump(2) + "\n"
+                                     : hier_eval_text(hw, reports, elision));
+  return 0;
+}
+
+int run_legacy_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel model) {
+  if (args.no_first_read_elision)
+    throw UserError("--no-first-read-elision applies to general hierarchies (counting: "
+                    "timeloop); '" +
+                    hw.name + "' uses the legacy model");
   const Workload workload = load_workload(args.workload_path, args.max_input_mib);
   const MappingSpec spec = load_mapping(args.mapping_path, args.max_input_mib);
   const std::vector<ResolvedSegment> segments = resolve_mapping(workload, spec);
@@ -43,6 +109,14 @@ int run_eval(const EvalArgs &args) {
   text += eval_totals_text(total);
   write_output(args.output_path, args.json ? doc.dump(2) + "\n" : text);
   return 0;
+}
+
+} // namespace
+
+int run_eval(const EvalArgs &args) {
+  const LatencyModel model = parse_latency_model(args.latency_model);
+  const Hardware hw = load_eval_hardware(args);
+  return hw.is_legacy() ? run_legacy_eval(args, hw, model) : run_hier_eval(args, hw, model);
 }
 
 } // namespace dse

@@ -23,8 +23,10 @@ std::string capacity_text(const StorageLevel &level) {
 
 void write_tensor_rows(std::ostringstream &out, const Operator &op, const HierLevelCost &level) {
   const std::vector<const TensorAccess *> tensors = operator_tensors(op);
-  out << "    tensor          tile_words            reads            fills          updates"
-         "        energy_pj\n";
+  out << "    " << std::left << std::setw(15) << "tensor" << std::right;
+  for (const char *column : {"tile_words", "reads", "fills", "updates", "energy_pj"})
+    out << " " << std::setw(16) << column;
+  out << "\n";
   for (size_t t = 0; t < tensors.size(); ++t) {
     if (!level.tensors[t])
       continue;

@@ -91,9 +91,15 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
 
 void add_eval(CLI::App &app, dse::EvalArgs &a) {
   CLI::App *cmd = app.add_subcommand("eval", "evaluate one fully specified mapping");
-  cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
-  cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
-  cmd->add_option("--mapping", a.mapping_path, "mapping YAML file")->required();
+  cmd->add_option("--hw", a.hw_path, "hardware YAML file (or a Timeloop architecture)")->required();
+  cmd->add_option("--workload", a.workload_path, "workload YAML file (or a Timeloop problem)")
+      ->required();
+  cmd->add_option("--mapping", a.mapping_path, "mapping YAML file (or a Timeloop mapping)")
+      ->required();
+  cmd->add_option("--ert", a.ert_path,
+                  "Timeloop energy reference table (with a Timeloop architecture)");
+  cmd->add_flag("--no-first-read-elision", a.no_first_read_elision,
+                "general hierarchies: count the first read of every partial sum");
   cmd->add_option("--latency-model", a.latency_model, "roofline or sequential")
       ->capture_default_str();
   cmd->add_flag("--json", a.json, "print JSON instead of text");

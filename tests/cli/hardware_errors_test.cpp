@@ -44,9 +44,11 @@ TEST_F(HardwareErrors, TopLevelIsNotAMap) {
 }
 
 TEST_F(HardwareErrors, UnknownTopLevelKey) {
-  expect_hw_error(hw("word_bytes: 2\n", "word_bytes: 2\nwordbits: 16\n"),
-                  "4:1: error: unknown key 'wordbits' at the top level (expected one of: name, "
-                  "source, clock_ghz, word_bytes, cores, pe_array, vector, levels, dma_units)");
+  expect_hw_error(
+      hw("word_bytes: 2\n", "word_bytes: 2\nwordbits: 16\n"),
+      "4:1: error: unknown key 'wordbits' at the top level (expected one of: name, "
+      "source, clock_ghz, word_bytes, cores, pe_array, vector, levels, dma_units, counting, "
+      "first_read_elision)");
 }
 
 TEST_F(HardwareErrors, UnknownLevelKey) {

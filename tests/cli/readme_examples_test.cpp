@@ -1,4 +1,5 @@
-// The hardware, workload and mapping examples of README.md are accepted by `dse` as written.
+// The hardware, workload and mapping examples of README.md (today's form and the general hierarchy)
+// are accepted by `dse` as written.
 #include <fstream>
 #include <sstream>
 
@@ -29,7 +30,8 @@ using ReadmeExamples = CliTest;
 
 TEST_F(ReadmeExamples, HardwareWorkloadAndMappingAreAccepted) {
   const std::vector<std::string> blocks = readme_yaml_blocks();
-  ASSERT_EQ(blocks.size(), 3u) << "expected the hardware, workload and mapping examples";
+  ASSERT_EQ(blocks.size(), 5u) << "expected the hardware, workload and mapping examples, then "
+                                  "the general hierarchy and its mapping";
   write("hw.yaml", blocks[0]);
   write("workload.yaml", blocks[1]);
   write("mapping.yaml", blocks[2]);
@@ -37,6 +39,19 @@ TEST_F(ReadmeExamples, HardwareWorkloadAndMappingAreAccepted) {
   EXPECT_FALSE(parse_csv(front.out).rows.empty());
   run_ok({"eval", "--hw", "hw.yaml", "--workload",
           repo_file("workloads/ffn-2048x768x3072x768.yaml"), "--mapping", "mapping.yaml"});
+}
+
+TEST_F(ReadmeExamples, GeneralHierarchyAndItsMappingEvaluateAsTheShippedFiles) {
+  const std::vector<std::string> blocks = readme_yaml_blocks();
+  ASSERT_EQ(blocks.size(), 5u);
+  write("hw.yaml", blocks[3]);
+  write("mapping.yaml", blocks[4]);
+  const std::string workload = repo_file("workloads/gemm-256.yaml");
+  EXPECT_EQ(
+      run_ok({"eval", "--hw", "hw.yaml", "--workload", workload, "--mapping", "mapping.yaml"}).out,
+      run_ok({"eval", "--hw", repo_file("hw_configs/a16-timeloop.yaml"), "--workload", workload,
+              "--mapping", repo_file("mappings/a16-gemm-256.yaml")})
+          .out);
 }
 
 } // namespace

@@ -45,6 +45,8 @@ struct EvalArgs {
   std::string hw_path;
   std::string workload_path;
   std::string mapping_path;
+  std::string ert_path; // energies of a Timeloop architecture
+  bool no_first_read_elision = false;
   std::string latency_model = "roofline";
   bool json = false;
   std::string output_path;
