@@ -35,8 +35,7 @@ namespace dse {
 
 namespace {
 
-/// A tensor of the operator, in the order OpMapping's keep bits index them (operator_tensors:
-/// the inputs, then the output), with its role (tensor_role).
+/// A tensor of the operator, in the order OpMapping's keep bits index them, with its role.
 struct OpTensor {
   std::string name;
   std::uint8_t role = 0;
@@ -44,9 +43,9 @@ struct OpTensor {
 
 std::vector<OpTensor> op_tensors(const Operator &op) {
   std::vector<OpTensor> tensors;
-  for (size_t i = 0; i < op.einsum.inputs.size(); ++i)
-    tensors.push_back({op.einsum.inputs[i].tensor, i == 0 ? role::kOperand0 : role::kOperand1});
-  tensors.push_back({op.einsum.output.tensor, role::kOutput});
+  const std::vector<const TensorAccess *> accesses = operator_tensors(op);
+  for (size_t i = 0; i < accesses.size(); ++i)
+    tensors.push_back({accesses[i]->tensor, tensor_role(op, i)});
   return tensors;
 }
 

@@ -8,7 +8,7 @@
 
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/workload.hpp"
-#include "dse/model/hier_mapping.hpp"
+#include "dse/ir/hier_mapping.hpp"
 
 namespace dse::hier_random {
 

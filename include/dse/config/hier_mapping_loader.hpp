@@ -9,7 +9,7 @@
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/limits.hpp"
 #include "dse/ir/workload.hpp"
-#include "dse/model/hier_mapping.hpp"
+#include "dse/ir/hier_mapping.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {

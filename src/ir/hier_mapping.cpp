@@ -1,5 +1,5 @@
-// The operator's tensors as the hierarchical model indexes them, and their roles.
-#include "dse/model/hier_mapping.hpp"
+// The operator's tensors as hierarchical mappings index them, and their roles.
+#include "dse/ir/hier_mapping.hpp"
 
 #include "dse/ir/hierarchy.hpp"
 
