@@ -1,11 +1,17 @@
 // The exact hierarchical search: spatial rows x keep vectors x tilings (innermost level first,
-// capacity-filtered, maximal when pruning) x loop orders, into one Pareto front.
+// capacity-filtered, maximal when pruning) x loop orders, into one Pareto front. Each (spatial row,
+// keep vector) is one task with its own front, skipped whole when its least deliveries are rejected
+// (§7.3); tasks run in fixed batches on TBB, each batch reading the front of the batches before
+// it, so the work done and the front are the same for any thread count.
 #include "dse/search/hier_search.hpp"
 
 #include <algorithm>
 #include <map>
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "dse/search/hier_space.hpp"
+#include "hier_delivery_cost.hpp"
 
 namespace dse {
 
@@ -13,123 +19,202 @@ namespace {
 
 using FanoutRow = std::vector<std::vector<FanoutMapping>>;
 
-/// The search of one operator: the fixed parts and the tiling being built.
-class Search {
-public:
-  Search(const Hardware &hw, const Workload &w, const Operator &op, const HierSearchOptions &o)
-      : hw_(hw), h_(hw.hierarchy), w_(w), op_(op), options_(o), dims_(op.dims()),
-        tensors_(operator_tensors(op)), front_(o.objectives) {}
+/// Tasks per batch: a batch reads the front of the batches before it. Fixed, so that what is
+/// skipped does not depend on the thread count.
+constexpr size_t kTasksPerBatch = 16;
 
-  HierSearchResult run();
+/// What every task reads: the problem, the rows and keep vectors, per set of present dimensions
+/// the loop orders to try, and the divisors of every value a dimension's remainder takes.
+struct Space {
+  Space(const Hardware &hw, const Workload &w, const Operator &op, const HierSearchOptions &o);
+
+  const Hardware &hw;
+  const Hierarchy &h;
+  const Workload &w;
+  const Operator &op;
+  const HierSearchOptions &options;
+  std::vector<int> dims;
+  std::vector<const TensorAccess *> tensors;
+  std::vector<FanoutRow> rows;
+  std::vector<std::vector<std::uint32_t>> keeps;
+  std::vector<std::vector<std::vector<int>>> orders; // [bit per index in dims] orders
+  std::map<std::int64_t, std::vector<std::int64_t>> divisors_of;
+  bool buffer_objective = false;
+};
+
+Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
+             const HierSearchOptions &o)
+    : hw(hw_in), h(hw_in.hierarchy), w(w_in), op(op_in), options(o), dims(op_in.dims()),
+      tensors(operator_tensors(op_in)), rows(spatial_rows(h, w, op)), keeps(keep_vectors(h, op)),
+      buffer_objective(std::count(o.objectives.begin(), o.objectives.end(), Objective::Buffer) >
+                       0) {
+  orders.resize(size_t{1} << dims.size());
+  for (size_t mask = 0; mask < orders.size(); ++mask) {
+    std::vector<int> present;
+    for (size_t i = 0; i < dims.size(); ++i)
+      if ((mask >> i & 1U) != 0)
+        present.push_back(dims[i]);
+    orders[mask] = level_orders(op, present, o.prune);
+  }
+  for (int d : dims)
+    for (std::int64_t v : divisors(w.dim_size(d)))
+      divisors_of.emplace(v, divisors(v));
+}
+
+/// A front point found by a task, before its cost is evaluated in full.
+struct Found {
+  Objectives objectives;
+  OpMapping mapping;
+};
+
+/// What one task hands back: its front, the mappings of its points, and its statistics.
+struct TaskResult {
+  explicit TaskResult(const std::vector<Objective> &objectives) : front(objectives) {}
+  ParetoFront front;
+  std::map<std::uint64_t, Found> found; // by tiling id
+  HierSearchStatistics stats;
+};
+
+/// The search of one (spatial row, keep vector): the tiling being built and its loop orders.
+class TaskSearch {
+public:
+  TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep);
+  TaskResult run();
 
 private:
-  void search_row(const FanoutRow &row);
   void choose_level(int level);
   void choose_factor(int level, size_t dim_index);
   void complete_tiling();
   bool fits(int level, const std::vector<std::int64_t> &extent, bool exact) const;
-  std::vector<std::int64_t> extent_at(int level) const;
-  bool has_inward_move_that_fits() const;
+  void set_extent(int level, std::vector<std::int64_t> &extent) const;
+  bool has_inward_move_that_fits();
+  void prepare_orders();
   void search_orders(size_t level);
   void evaluate();
+  bool admitted(const Objectives &o, std::uint64_t tiling) const;
 
-  const Hardware &hw_;
-  const Hierarchy &h_;
-  const Workload &w_;
-  const Operator &op_;
-  const HierSearchOptions &options_;
-  std::vector<int> dims_;
-  std::vector<const TensorAccess *> tensors_;
-  ParetoFront front_;
-  std::map<std::uint64_t, HierFrontPoint> admitted_;
-  HierSearchStatistics stats_;
-
-  std::vector<std::uint32_t> keep_;
+  const Space &s_;
+  const ParetoFront &earlier_;
+  const std::uint64_t candidate_;
+  const std::vector<std::uint32_t> &keep_;
   OpMapping mapping_;
+  HierDeliveryCost costs_;
+  TaskResult result_;
+  std::uint64_t next_tiling_id_ = 0;
+
   std::vector<std::int64_t> left_;           // per workload dim: what the outer levels take
   std::vector<std::vector<double>> spatial_; // [gap][dim] product of the gap's fan-outs
+  std::vector<std::int64_t> extent_;         // scratch for one level's extents
+
+  // Per tiling: per level the orders tried, the product of its trips and per order and tensor
+  // the trips down to its innermost loop that indexes the tensor; per (level, tensor) the tile.
+  std::vector<const std::vector<std::vector<int>> *> level_orders_;
+  std::vector<double> block_trips_;
+  std::vector<std::vector<std::array<double, kMaxHierTensors>>> trips_to_last_relevant_;
+  std::vector<std::array<double, kMaxHierTensors>> tile_;
+  std::vector<size_t> chosen_order_;
+  double buffer_words_ = 0;
 };
 
-HierSearchResult Search::run() {
-  const std::vector<FanoutRow> rows = spatial_rows(h_, w_, op_);
-  const std::vector<std::vector<std::uint32_t>> keeps = keep_vectors(h_, op_);
-  stats_.spatial_rows = rows.size();
-  stats_.keep_vectors = keeps.size();
-  mapping_.levels.assign(h_.levels.size(),
-                         LevelMapping{{}, std::vector<std::int64_t>(w_.dims.size(), 1), 0});
-  for (const FanoutRow &row : rows)
-    for (const std::vector<std::uint32_t> &keep : keeps) {
-      keep_ = keep;
-      for (size_t l = 0; l < keep.size(); ++l)
-        mapping_.levels[l].keep = keep[l];
-      search_row(row);
-    }
-  HierSearchResult result;
-  result.statistics = stats_;
-  for (const ParetoPoint &p : front_.points())
-    result.front.push_back(admitted_.at(p.tiling));
-  return result;
+/// The task's mapping before its tiling: the spatial row, the keep vector, every factor 1.
+OpMapping task_mapping(const Space &space, size_t row, size_t keep) {
+  OpMapping m{std::vector<LevelMapping>(
+                  space.h.levels.size(),
+                  LevelMapping{{}, std::vector<std::int64_t>(space.w.dims.size(), 1), 0}),
+              space.rows[row]};
+  for (size_t l = 0; l < m.levels.size(); ++l)
+    m.levels[l].keep = space.keeps[keep][l];
+  return m;
 }
 
-void Search::search_row(const FanoutRow &row) {
-  mapping_.fanouts = row;
-  spatial_.assign(h_.fanouts.size(), std::vector<double>(w_.dims.size(), 1.0));
-  left_.assign(w_.dims.size(), 1);
-  for (int d : dims_)
-    left_[static_cast<size_t>(d)] = w_.dim_size(d);
-  for (size_t gap = 0; gap < row.size(); ++gap)
-    for (const FanoutMapping &f : row[gap])
-      for (int d : dims_) {
+TaskSearch::TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep)
+    : s_(space), earlier_(earlier), candidate_(row * space.keeps.size() + keep),
+      keep_(space.keeps[keep]), mapping_(task_mapping(space, row, keep)),
+      costs_(space.hw, space.w, space.op, mapping_, space.options.first_read_elision,
+             space.options.latency_model),
+      result_(space.options.objectives) {
+  spatial_.assign(s_.h.fanouts.size(), std::vector<double>(s_.w.dims.size(), 1.0));
+  left_.assign(s_.w.dims.size(), 1);
+  for (int d : s_.dims)
+    left_[static_cast<size_t>(d)] = s_.w.dim_size(d);
+  for (size_t gap = 0; gap < mapping_.fanouts.size(); ++gap)
+    for (const FanoutMapping &f : mapping_.fanouts[gap])
+      for (int d : s_.dims) {
         spatial_[gap][static_cast<size_t>(d)] *= static_cast<double>(f.factor(d));
         left_[static_cast<size_t>(d)] /= f.factor(d);
       }
-  choose_level(h_.depth() - 1);
+  const size_t levels = s_.h.levels.size();
+  level_orders_.resize(levels);
+  block_trips_.resize(levels);
+  trips_to_last_relevant_.resize(levels);
+  tile_.resize(levels);
+  chosen_order_.resize(levels);
+}
+
+/// Whether a point with objectives `o` and this task's ids enters both the earlier batches' front
+/// and this task's own.
+bool TaskSearch::admitted(const Objectives &o, std::uint64_t tiling) const {
+  const ParetoFront::Key key = result_.front.key_of(o);
+  return earlier_.admits(key, candidate_, tiling) && result_.front.admits(key, candidate_, tiling);
+}
+
+TaskResult TaskSearch::run() {
+  // Every mapping of the task delivers at least |t| * rho(l,t) words into each keeper, and its
+  // objectives grow with every delivery: if that bound is rejected, so is every mapping (its ids
+  // are at least (candidate, 0)).
+  if (s_.options.prune && !admitted(costs_.objectives(costs_.least_deliveries(), 0), 0))
+    return std::move(result_);
+  choose_level(s_.h.depth() - 1);
+  return std::move(result_);
 }
 
 /// Extents of level `level`'s tile from the factors chosen at it and inside it.
-std::vector<std::int64_t> Search::extent_at(int level) const {
-  std::vector<std::int64_t> extent(w_.dims.size(), 1);
-  for (int d : dims_) {
+void TaskSearch::set_extent(int level, std::vector<std::int64_t> &extent) const {
+  extent.assign(s_.w.dims.size(), 1);
+  for (int d : s_.dims) {
     const auto at = static_cast<size_t>(d);
-    for (int l = level; l < h_.depth(); ++l)
+    for (int l = level; l < s_.h.depth(); ++l)
       extent[at] *= mapping_.levels[static_cast<size_t>(l)].factor[at] *
                     static_cast<std::int64_t>(spatial_[static_cast<size_t>(l)][at]);
   }
-  return extent;
+}
+
+double tile_words(const TensorAccess &access, const std::vector<std::int64_t> &extent) {
+  double tile = 1;
+  for (const IndexExpr &index : access.indices) {
+    double span = 1;
+    for (const IndexTerm &term : index.terms)
+      span += static_cast<double>(term.coef) *
+              static_cast<double>(extent[static_cast<size_t>(term.dim)] - 1);
+    tile *= span;
+  }
+  return tile;
 }
 
 /// Whether the kept tiles of `level` with these extents fit its capacity; `exact` counts
 /// double-buffered tiles twice where an outer loop indexes them (they are refilled), otherwise
 /// once (a bound while the outer levels are not chosen yet).
-bool Search::fits(int level, const std::vector<std::int64_t> &extent, bool exact) const {
-  const StorageLevel &s = h_.levels[static_cast<size_t>(level)];
-  if (!s.capacity_words)
+bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent, bool exact) const {
+  const StorageLevel &storage = s_.h.levels[static_cast<size_t>(level)];
+  if (!storage.capacity_words)
     return true;
   double words = 0;
-  for (size_t t = 0; t < tensors_.size(); ++t) {
+  for (size_t t = 0; t < s_.tensors.size(); ++t) {
     if ((keep_[static_cast<size_t>(level)] >> t & 1U) == 0)
       continue;
-    double tile = 1;
-    for (const IndexExpr &index : tensors_[t]->indices) {
-      double span = 1;
-      for (const IndexTerm &term : index.terms)
-        span += static_cast<double>(term.coef) *
-                static_cast<double>(extent[static_cast<size_t>(term.dim)] - 1);
-      tile *= span;
-    }
     bool refilled = false;
     for (int outer = 0; exact && outer < level; ++outer)
-      for (int d : dims_)
-        refilled |= tensors_[t]->uses(d) &&
+      for (int d : s_.dims)
+        refilled |= s_.tensors[t]->uses(d) &&
                     mapping_.levels[static_cast<size_t>(outer)].factor[static_cast<size_t>(d)] > 1;
-    words += tile * (s.double_buffering && refilled ? 2 : 1);
+    words += tile_words(*s_.tensors[t], extent) * (storage.double_buffering && refilled ? 2 : 1);
   }
-  return words <= static_cast<double>(*s.capacity_words);
+  return words <= static_cast<double>(*storage.capacity_words);
 }
 
-void Search::choose_level(int level) {
+void TaskSearch::choose_level(int level) {
   if (level == 0) {
-    for (int d : dims_)
+    for (int d : s_.dims)
       mapping_.levels[0].factor[static_cast<size_t>(d)] = left_[static_cast<size_t>(d)];
     complete_tiling();
     return;
@@ -137,17 +222,18 @@ void Search::choose_level(int level) {
   choose_factor(level, 0);
 }
 
-/// Chooses level `level`'s factor of dims_[dim_index] among the divisors of what is left, in
+/// Chooses level `level`'s factor of dims[dim_index] among the divisors of what is left, in
 /// increasing order: the tile only grows, so the first factor that overflows ends the loop.
-void Search::choose_factor(int level, size_t dim_index) {
-  if (dim_index == dims_.size())
+void TaskSearch::choose_factor(int level, size_t dim_index) {
+  if (dim_index == s_.dims.size())
     return choose_level(level - 1);
-  const auto d = static_cast<size_t>(dims_[dim_index]);
+  const auto d = static_cast<size_t>(s_.dims[dim_index]);
   std::int64_t &factor = mapping_.levels[static_cast<size_t>(level)].factor[d];
   const std::int64_t available = left_[d];
-  for (std::int64_t f : divisors(available)) {
+  for (std::int64_t f : s_.divisors_of.at(available)) {
     factor = f;
-    if (!fits(level, extent_at(level), false))
+    set_extent(level, extent_);
+    if (!fits(level, extent_, false))
       break;
     left_[d] = available / f;
     choose_factor(level, dim_index + 1);
@@ -156,27 +242,32 @@ void Search::choose_factor(int level, size_t dim_index) {
   factor = 1;
 }
 
+bool is_prime(std::int64_t p) {
+  for (std::int64_t q = 2; q * q <= p; ++q)
+    if (p % q == 0)
+      return false;
+  return p >= 2;
+}
+
 /// Whether moving a prime factor of some dimension from one level's block to a deeper one where
 /// the dimension also loops (both loops staying) still fits every capacity: the moved tiling is
 /// then no worse in any count (§6.4), so this one need not be searched.
-bool Search::has_inward_move_that_fits() const {
-  const bool buffer_objective =
-      std::count(options_.objectives.begin(), options_.objectives.end(), Objective::Buffer) > 0;
-  for (int d : dims_) {
+bool TaskSearch::has_inward_move_that_fits() {
+  for (int d : s_.dims) {
     const auto at = static_cast<size_t>(d);
-    for (int from = buffer_objective ? 1 : 0; from + 1 < h_.depth(); ++from) {
+    for (int from = s_.buffer_objective ? 1 : 0; from + 1 < s_.h.depth(); ++from) {
       const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
-      for (int to = from + 1; to < h_.depth(); ++to) {
+      for (int to = from + 1; to < s_.h.depth(); ++to) {
         if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2)
           continue;
         for (std::int64_t p = 2; p <= source; ++p) {
-          if (source % p != 0 || source / p < 2 || divisors(p).size() != 2)
+          if (source % p != 0 || source / p < 2 || !is_prime(p))
             continue;
           bool all_fit = true;
           for (int l = from + 1; l <= to && all_fit; ++l) {
-            std::vector<std::int64_t> extent = extent_at(l);
-            extent[at] *= p;
-            all_fit = fits(l, extent, true);
+            set_extent(l, extent_);
+            extent_[at] *= p;
+            all_fit = fits(l, extent_, true);
           }
           if (all_fit)
             return true;
@@ -187,45 +278,139 @@ bool Search::has_inward_move_that_fits() const {
   return false;
 }
 
-void Search::complete_tiling() {
-  for (int l = 1; l < h_.depth(); ++l)
-    if (!fits(l, extent_at(l), true))
+void TaskSearch::complete_tiling() {
+  for (int l = 1; l < s_.h.depth(); ++l) {
+    set_extent(l, extent_);
+    if (!fits(l, extent_, true))
       return;
-  ++stats_.tilings;
-  if (options_.prune && has_inward_move_that_fits())
+  }
+  ++result_.stats.tilings;
+  if (s_.options.prune && has_inward_move_that_fits())
     return;
-  ++stats_.tilings_kept;
+  ++result_.stats.tilings_kept;
+  prepare_orders();
   search_orders(0);
 }
 
-void Search::search_orders(size_t level) {
-  if (level == h_.levels.size())
+/// The order-independent parts of the tiling's deliveries: per level its orders, the trips of
+/// its block, per order and tensor the trips down to the innermost loop indexing the tensor; per
+/// level the kept tiles; level 1's buffer words.
+void TaskSearch::prepare_orders() {
+  const size_t levels = s_.h.levels.size();
+  for (size_t l = 0; l < levels; ++l) {
+    const std::vector<std::int64_t> &factor = mapping_.levels[l].factor;
+    size_t mask = 0;
+    block_trips_[l] = 1;
+    for (size_t i = 0; i < s_.dims.size(); ++i) {
+      const std::int64_t trips = factor[static_cast<size_t>(s_.dims[i])];
+      if (trips > 1) {
+        mask |= size_t{1} << i;
+        block_trips_[l] *= static_cast<double>(trips);
+      }
+    }
+    level_orders_[l] = &s_.orders[mask];
+    std::vector<std::array<double, kMaxHierTensors>> &prefix = trips_to_last_relevant_[l];
+    prefix.assign(level_orders_[l]->size(), {});
+    for (size_t o = 0; o < prefix.size(); ++o)
+      for (size_t t = 0; t < s_.tensors.size(); ++t) {
+        double product = 1;
+        prefix[o][t] = 1;
+        for (int d : (*level_orders_[l])[o]) {
+          product *= static_cast<double>(factor[static_cast<size_t>(d)]);
+          if (s_.tensors[t]->uses(d))
+            prefix[o][t] = product;
+        }
+      }
+    set_extent(static_cast<int>(l), extent_);
+    for (size_t t = 0; t < s_.tensors.size(); ++t)
+      tile_[l][t] = tile_words(*s_.tensors[t], extent_);
+  }
+  buffer_words_ = 0;
+  if (levels < 2)
+    return;
+  const bool double_buffered = s_.h.levels[1].double_buffering;
+  for (size_t t = 0; t < s_.tensors.size(); ++t)
+    if (costs_.keeps(1, t))
+      buffer_words_ +=
+          tile_[1][t] * (double_buffered && trips_to_last_relevant_[0][0][t] > 1 ? 2 : 1);
+}
+
+void TaskSearch::search_orders(size_t level) {
+  if (level == s_.h.levels.size())
     return evaluate();
-  std::vector<int> present;
-  for (int d : dims_)
-    if (mapping_.levels[level].factor[static_cast<size_t>(d)] > 1)
-      present.push_back(d);
-  for (const std::vector<int> &order : level_orders(op_, present, options_.prune)) {
-    mapping_.levels[level].order = order;
+  // The innermost level's order changes no count (every E(l,t) reads the blocks above l only):
+  // its first order stands for the others, which tie with it and carry larger ids.
+  const size_t orders =
+      s_.options.prune && level + 1 == s_.h.levels.size() ? 1 : level_orders_[level]->size();
+  for (size_t o = 0; o < orders; ++o) {
+    chosen_order_[level] = o;
     search_orders(level + 1);
   }
 }
 
-void Search::evaluate() {
-  const std::uint64_t id = stats_.mappings++;
-  HierFrontPoint point;
-  point.cost = evaluate_hier_mapping(hw_, w_, op_, mapping_, options_.first_read_elision,
-                                     options_.latency_model);
-  point.objectives = hier_objectives(hw_, point.cost);
-  ParetoPoint p;
-  p.objectives = point.objectives;
-  p.tiling = id;
-  front_.set_key(p);
-  if (!front_.admits(p.key, p.candidate, p.tiling))
+void TaskSearch::evaluate() {
+  HierDeliveries delta{};
+  for (size_t l = 1; l < s_.h.levels.size(); ++l)
+    for (size_t t = 0; t < s_.tensors.size(); ++t) {
+      if (!costs_.keeps(l, t))
+        continue;
+      // E(l,t): every trip of the blocks above the innermost block that indexes the tensor,
+      // then that block's trips down to its innermost indexing loop.
+      double deliveries = 1, outer = 1;
+      for (size_t j = 0; j < l; ++j) {
+        const double to_last = trips_to_last_relevant_[j][chosen_order_[j]][t];
+        if (to_last > 1)
+          deliveries = outer * to_last;
+        outer *= block_trips_[j];
+      }
+      delta[l][t] = tile_[l][t] * deliveries * costs_.instances(l);
+    }
+  const std::uint64_t id = next_tiling_id_++;
+  ++result_.stats.mappings;
+  const Objectives o = costs_.objectives(delta, buffer_words_);
+  if (!admitted(o, id))
     return;
-  front_.insert(p);
-  point.mapping = mapping_;
-  admitted_.emplace(id, std::move(point));
+  ParetoPoint p;
+  p.objectives = o;
+  p.candidate = candidate_;
+  p.tiling = id;
+  result_.front.set_key(p);
+  result_.front.insert(p);
+  Found found{o, mapping_};
+  for (size_t l = 0; l < s_.h.levels.size(); ++l)
+    found.mapping.levels[l].order = (*level_orders_[l])[chosen_order_[l]];
+  result_.found.insert_or_assign(id, std::move(found));
+}
+
+/// Spatial rows in decreasing utilisation (ties in row order), so that the front fills early.
+std::vector<size_t> row_visit_order(const Space &s) {
+  std::vector<double> units(s.rows.size(), 1);
+  for (size_t r = 0; r < s.rows.size(); ++r)
+    for (const std::vector<FanoutMapping> &gap : s.rows[r])
+      for (const FanoutMapping &f : gap)
+        for (int d : s.dims)
+          units[r] *= static_cast<double>(f.factor(d));
+  std::vector<size_t> order(s.rows.size());
+  for (size_t r = 0; r < order.size(); ++r)
+    order[r] = r;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return units[a] > units[b]; });
+  return order;
+}
+
+void add_statistics(HierSearchStatistics &total, const HierSearchStatistics &task) {
+  total.tilings += task.tilings;
+  total.tilings_kept += task.tilings_kept;
+  total.mappings += task.mappings;
+}
+
+/// Drops the mappings of points that have left the front.
+void forget_dropped_points(std::map<std::pair<std::uint64_t, std::uint64_t>, Found> &found,
+                           const ParetoFront &front) {
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Found> kept;
+  for (const ParetoPoint &p : front.points())
+    kept.insert(found.extract({p.candidate, p.tiling}));
+  found = std::move(kept);
 }
 
 } // namespace
@@ -245,7 +430,44 @@ Objectives hier_objectives(const Hardware &hw, const HierCost &cost) {
 
 HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload, const Operator &op,
                                    const HierSearchOptions &options) {
-  return Search(hw, workload, op, options).run();
+  const Space space(hw, workload, op, options);
+  HierSearchResult result;
+  result.statistics.spatial_rows = space.rows.size();
+  result.statistics.keep_vectors = space.keeps.size();
+  std::vector<std::pair<size_t, size_t>> tasks; // (row, keep) in visit order
+  for (size_t row : row_visit_order(space))
+    for (size_t keep = 0; keep < space.keeps.size(); ++keep)
+      tasks.emplace_back(row, keep);
+  ParetoFront front(options.objectives);
+  std::map<std::pair<std::uint64_t, std::uint64_t>, Found> found;
+  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  for (size_t first = 0; first < tasks.size(); first += kTasksPerBatch) {
+    const size_t count = std::min(kTasksPerBatch, tasks.size() - first);
+    std::vector<std::optional<TaskResult>> results(count);
+    arena.execute([&] {
+      tbb::parallel_for(size_t{0}, count, [&](size_t i) {
+        const auto [row, keep] = tasks[first + i];
+        results[i] = TaskSearch(space, front, row, keep).run();
+      });
+    });
+    for (std::optional<TaskResult> &r : results) {
+      add_statistics(result.statistics, r->stats);
+      for (const ParetoPoint &p : r->front.points())
+        if (front.insert(p))
+          found.insert_or_assign({p.candidate, p.tiling}, std::move(r->found.at(p.tiling)));
+    }
+    forget_dropped_points(found, front);
+  }
+  for (const ParetoPoint &p : front.points()) {
+    Found &f = found.at({p.candidate, p.tiling});
+    HierFrontPoint point;
+    point.objectives = f.objectives;
+    point.cost = evaluate_hier_mapping(hw, workload, op, f.mapping, options.first_read_elision,
+                                       options.latency_model);
+    point.mapping = std::move(f.mapping);
+    result.front.push_back(std::move(point));
+  }
+  return result;
 }
 
 } // namespace dse

@@ -3,6 +3,7 @@
 // to four levels with fan-outs, bypass, double buffering, `holds`, and fan-outs without multicast
 // or reduction; every front point is a legal mapping whose re-evaluation gives its objectives.
 #include <gtest/gtest.h>
+#include <tuple>
 
 #include "common/workloads.hpp"
 #include "dse/config/workload_loader.hpp"
@@ -117,6 +118,72 @@ TEST(HierSearch, PrunedEqualsBruteForceOverEnergyAndDramWords) {
   HierSearchOptions options;
   options.objectives = {Objective::Energy, Objective::Dram, Objective::Buffer};
   expect_exact_pruned_front(two_on_chip_levels(24, 2, 2, 4), gemm(4, 4, 8), options);
+}
+
+/// Every objective of every front point, as the search found it, and its mapping's orders, factors
+/// and keep sets.
+std::vector<std::tuple<double, double, double, double, double>>
+front_objectives(const HierSearchResult &r) {
+  std::vector<std::tuple<double, double, double, double, double>> values;
+  for (const HierFrontPoint &p : r.front)
+    values.emplace_back(p.objectives.latency_s, p.objectives.energy_pj, p.objectives.edp,
+                        p.objectives.dram_words, p.objectives.buffer_words);
+  return values;
+}
+
+std::vector<std::tuple<std::vector<int>, std::vector<std::int64_t>, std::uint32_t>>
+front_mappings(const HierSearchResult &r) {
+  std::vector<std::tuple<std::vector<int>, std::vector<std::int64_t>, std::uint32_t>> levels;
+  for (const HierFrontPoint &p : r.front)
+    for (const LevelMapping &l : p.mapping.levels)
+      levels.emplace_back(l.order, l.factor, l.keep);
+  return levels;
+}
+
+/// The objectives the search computes from deliveries equal, bit for bit, those of the model's
+/// evaluation of the same mapping.
+void expect_model_objectives(const Hardware &hw, const HierSearchResult &r) {
+  ASSERT_FALSE(r.front.empty());
+  for (const HierFrontPoint &p : r.front) {
+    const Objectives model = hier_objectives(hw, p.cost);
+    EXPECT_EQ(model.latency_s, p.objectives.latency_s);
+    EXPECT_EQ(model.energy_pj, p.objectives.energy_pj);
+    EXPECT_EQ(model.edp, p.objectives.edp);
+    EXPECT_EQ(model.dram_words, p.objectives.dram_words);
+    EXPECT_EQ(model.buffer_words, p.objectives.buffer_words);
+  }
+}
+
+TEST(HierSearch, FrontObjectivesAreTheModelsBitForBit) {
+  HierSearchOptions options;
+  options.objectives = {Objective::Latency, Objective::Energy, Objective::Dram, Objective::Buffer};
+  const Workload w = gemm(8, 4, 8);
+  const Hardware two = two_on_chip_levels(40, 2, 2, 4);
+  expect_model_objectives(two, search_hier_front(two, w, w.ops[0], options));
+  options.first_read_elision = false;
+  options.latency_model = LatencyModel::Sequential;
+  const Hardware three = three_on_chip_levels();
+  const Workload small = gemm(4, 2, 4);
+  expect_model_objectives(three, search_hier_front(three, small, small.ops[0], options));
+  const Workload c = conv1d();
+  expect_model_objectives(two, search_hier_front(two, c, c.ops[0], options));
+}
+
+TEST(HierSearch, FrontAndStatisticsAreTheSameWithOneAndTwoThreads) {
+  const Hardware hw = two_on_chip_levels(40, 2, 2, 4);
+  const Workload w = gemm(8, 4, 8);
+  HierSearchOptions options;
+  options.objectives = {Objective::Energy, Objective::Dram, Objective::Buffer};
+  options.threads = 1;
+  const HierSearchResult one = search_hier_front(hw, w, w.ops[0], options);
+  options.threads = 2;
+  const HierSearchResult two = search_hier_front(hw, w, w.ops[0], options);
+  ASSERT_FALSE(one.front.empty());
+  EXPECT_EQ(front_objectives(one), front_objectives(two));
+  EXPECT_EQ(front_mappings(one), front_mappings(two));
+  EXPECT_EQ(one.statistics.tilings, two.statistics.tilings);
+  EXPECT_EQ(one.statistics.tilings_kept, two.statistics.tilings_kept);
+  EXPECT_EQ(one.statistics.mappings, two.statistics.mappings);
 }
 
 TEST(HierSpace, SpatialRowsCountOneRowPerFactorAssignment) {

@@ -21,6 +21,8 @@ struct HierSearchOptions {
   bool first_read_elision = true;
   /// Order dominance and maximal tilings; off, every mapping of the space is evaluated.
   bool prune = true;
+  /// Worker threads; 0: all available. The front and the statistics do not depend on it.
+  int threads = 0;
 };
 
 struct HierFrontPoint {
@@ -32,7 +34,7 @@ struct HierFrontPoint {
 struct HierSearchStatistics {
   std::uint64_t spatial_rows = 0;
   std::uint64_t keep_vectors = 0;
-  std::uint64_t tilings = 0;      // complete tilings that fit every capacity
+  std::uint64_t tilings = 0;      // complete tilings that fit every capacity, in subtrees searched
   std::uint64_t tilings_kept = 0; // of those, the ones searched (maximal when pruning)
   std::uint64_t mappings = 0;     // (tiling, keep vector, orders) evaluated
 };

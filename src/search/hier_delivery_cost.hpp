@@ -1,0 +1,68 @@
+// The objectives of a mapping as a function of its deliveries Delta(l,t) (docs/HIERARCHY.md
+// §4.1), for one spatial row and keep vector: every other quantity of §4 is fixed by those two, so
+// the search evaluates a tiling's loop orders without allocating, and bounds a whole subtree by
+// the least deliveries. The arithmetic follows evaluate_hier_mapping step by step, so the
+// objectives are bit-identical to hier_objectives of its cost.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/ir/workload.hpp"
+#include "dse/model/cost.hpp"
+#include "dse/ir/hier_mapping.hpp"
+
+namespace dse {
+
+inline constexpr size_t kMaxHierLevels = 5;  // storage levels, DRAM included
+inline constexpr size_t kMaxHierTensors = 3; // two inputs and an output
+
+/// Delta(l,t) per storage level l >= 1 and tensor t (level 0 unused); entries for tensors a level
+/// does not keep are not read.
+using HierDeliveries = std::array<std::array<double, kMaxHierTensors>, kMaxHierLevels>;
+
+class HierDeliveryCost {
+public:
+  /// `mapping` supplies the fan-outs and keep sets (factors and orders are not read); the
+  /// operator's dimensions are taken unpadded, as divisor tilings leave them.
+  HierDeliveryCost(const Hardware &hw, const Workload &workload, const Operator &op,
+                   const OpMapping &mapping, bool first_read_elision, LatencyModel latency_model);
+
+  /// Objectives of the mapping whose deliveries are `delta`; `buffer_words` is level 1's.
+  Objectives objectives(const HierDeliveries &delta, double buffer_words) const;
+  /// Deliveries no mapping of this spatial row and keep vector goes below: |t| * rho(l,t).
+  const HierDeliveries &least_deliveries() const { return least_; }
+  /// Utilised instances of storage level `level`.
+  double instances(size_t level) const { return levels_[level].instances; }
+  bool keeps(size_t level, size_t tensor) const { return levels_[level].terms[tensor].kept; }
+
+private:
+  /// What one level does with one tensor, apart from the deliveries.
+  struct Term {
+    bool kept = false;
+    bool output = false;
+    size_t child = 0;          // next keeper inside, or the compute units (levels().size())
+    double sharing = 1;        // mu(l,t)
+    double first_arrivals = 0; // eps * P(l,t) for outputs
+  };
+  struct Level {
+    std::array<Term, kMaxHierTensors> terms{};
+    double instances = 1;
+    double read_pj = 0, fill_pj = 0, update_pj = 0;
+  };
+
+  double transfer_cycles(size_t level, double reads, double writes) const;
+
+  const Hardware &hw_;
+  std::vector<Level> levels_;
+  size_t tensors_ = 0;
+  double macs_ = 0;
+  double compute_cycles_ = 0;
+  double compute_energy_pj_ = 0;
+  LatencyModel latency_model_;
+  HierDeliveries least_{};
+};
+
+} // namespace dse
