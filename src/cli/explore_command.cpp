@@ -63,9 +63,10 @@ std::string estimate_line(const std::string &label, const SearchEstimate &e) {
 } // namespace
 
 int run_explore(const ExploreArgs &args) {
-  const SearchOptions options = search_options(args.search);
   const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
-  require_legacy_hardware(hw, "explore");
+  if (!hw.is_legacy())
+    return run_hier_explore(args, hw);
+  const SearchOptions options = search_options(args.search);
   const Workload workload = load_workload(args.workload_path, args.max_input_mib);
 
   ExploreResult result;

@@ -8,6 +8,7 @@
 #include "dse/ir/limits.hpp"
 #include "dse/model/cost.hpp"
 #include "dse/model/tiling.hpp"
+#include "dse/search/hier_search.hpp"
 #include "dse/search/pareto_front.hpp"
 #include "dse/search/problem_search.hpp"
 #include "dse/search/space_limits.hpp"
@@ -28,6 +29,8 @@ struct SearchFlags {
 
 /// The search options the flags ask for; throws UserError on a value it does not know.
 SearchOptions search_options(const SearchFlags &flags);
+/// The same for a general hierarchy, whose search takes the objectives and the latency model.
+HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &hw);
 
 struct ExploreArgs {
   std::string hw_path;
@@ -106,6 +109,17 @@ struct NetworkArgs {
   std::uint64_t max_input_mib = kDefaultMaxInputMib;
 };
 
+/// `dse import`: Timeloop's architecture, energy table, problem and mapping written as dse's
+/// hardware, workload and mapping files in one directory.
+struct ImportArgs {
+  std::string hw_path;       // a Timeloop architecture
+  std::string ert_path;      // its energy reference table; empty: an ERT section beside it
+  std::string workload_path; // a Timeloop problem
+  std::string mapping_path;  // a Timeloop mapping; empty: no mapping.yaml
+  std::string output_dir;
+  std::uint64_t max_input_mib = kDefaultMaxInputMib;
+};
+
 int run_explore(const ExploreArgs &args);
 int run_network(const NetworkArgs &args);
 int run_emit(const EmitArgs &args);
@@ -114,6 +128,9 @@ int run_kernel(const EmitArgs &args);
 int run_plot(const PlotArgs &args);
 int run_sweep_command(const SweepArgs &args);
 int run_eval(const EvalArgs &args);
+int run_import(const ImportArgs &args);
+/// `dse explore` on a general hierarchy (`hw` already loaded).
+int run_hier_explore(const ExploreArgs &args, const Hardware &hw);
 
 LatencyModel parse_latency_model(const std::string &name); // throws UserError
 
