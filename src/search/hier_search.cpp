@@ -11,6 +11,7 @@
 #include <tbb/task_arena.h>
 
 #include "dse/search/hier_space.hpp"
+#include "dse/support/check.hpp"
 #include "hier_delivery_cost.hpp"
 
 namespace dse {
@@ -35,6 +36,7 @@ struct Space {
   const HierSearchOptions &options;
   std::vector<int> dims;
   std::vector<const TensorAccess *> tensors;
+  std::vector<std::uint64_t> relevant; // per tensor: a bit per workload dimension it uses
   std::vector<FanoutRow> rows;
   std::vector<std::vector<std::uint32_t>> keeps;
   std::vector<std::vector<std::vector<int>>> orders; // [bit per index in dims] orders
@@ -48,6 +50,13 @@ Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
       tensors(operator_tensors(op_in)), rows(spatial_rows(h, w, op)), keeps(keep_vectors(h, op)),
       buffer_objective(std::count(o.objectives.begin(), o.objectives.end(), Objective::Buffer) >
                        0) {
+  DSE_CHECK(w.dims.size() <= 64, "more workload dimensions than a relevance mask holds");
+  for (const TensorAccess *t : tensors) {
+    relevant.push_back(0);
+    for (int d : dims)
+      if (t->uses(d))
+        relevant.back() |= std::uint64_t{1} << d;
+  }
   orders.resize(size_t{1} << dims.size());
   for (size_t mask = 0; mask < orders.size(); ++mask) {
     std::vector<int> present;
@@ -105,6 +114,7 @@ private:
   std::vector<std::int64_t> left_;           // per workload dim: what the outer levels take
   std::vector<std::vector<double>> spatial_; // [gap][dim] product of the gap's fan-outs
   std::vector<std::int64_t> extent_;         // scratch for one level's extents
+  std::vector<std::vector<std::int64_t>> level_extent_; // per level, of the complete tiling
 
   // Per tiling: per level the orders tried, the product of its trips and per order and tensor
   // the trips down to its innermost loop that indexes the tensor; per (level, tensor) the tile.
@@ -149,6 +159,7 @@ TaskSearch::TaskSearch(const Space &space, const ParetoFront &earlier, size_t ro
   trips_to_last_relevant_.resize(levels);
   tile_.resize(levels);
   chosen_order_.resize(levels);
+  level_extent_.resize(levels);
 }
 
 /// Whether a point with objectives `o` and this task's ids enters both the earlier batches' front
@@ -198,15 +209,16 @@ bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent, bool e
   const StorageLevel &storage = s_.h.levels[static_cast<size_t>(level)];
   if (!storage.capacity_words)
     return true;
+  std::uint64_t outer_loops = 0; // dimensions with a loop in a block above the level
+  for (int outer = 0; exact && outer < level; ++outer)
+    for (int d : s_.dims)
+      if (mapping_.levels[static_cast<size_t>(outer)].factor[static_cast<size_t>(d)] > 1)
+        outer_loops |= std::uint64_t{1} << d;
   double words = 0;
   for (size_t t = 0; t < s_.tensors.size(); ++t) {
     if ((keep_[static_cast<size_t>(level)] >> t & 1U) == 0)
       continue;
-    bool refilled = false;
-    for (int outer = 0; exact && outer < level; ++outer)
-      for (int d : s_.dims)
-        refilled |= s_.tensors[t]->uses(d) &&
-                    mapping_.levels[static_cast<size_t>(outer)].factor[static_cast<size_t>(d)] > 1;
+    const bool refilled = (s_.relevant[t] & outer_loops) != 0;
     words += tile_words(*s_.tensors[t], extent) * (storage.double_buffering && refilled ? 2 : 1);
   }
   return words <= static_cast<double>(*storage.capacity_words);
@@ -265,7 +277,7 @@ bool TaskSearch::has_inward_move_that_fits() {
             continue;
           bool all_fit = true;
           for (int l = from + 1; l <= to && all_fit; ++l) {
-            set_extent(l, extent_);
+            extent_ = level_extent_[static_cast<size_t>(l)];
             extent_[at] *= p;
             all_fit = fits(l, extent_, true);
           }
@@ -280,8 +292,9 @@ bool TaskSearch::has_inward_move_that_fits() {
 
 void TaskSearch::complete_tiling() {
   for (int l = 1; l < s_.h.depth(); ++l) {
-    set_extent(l, extent_);
-    if (!fits(l, extent_, true))
+    std::vector<std::int64_t> &extent = level_extent_[static_cast<size_t>(l)];
+    set_extent(l, extent);
+    if (!fits(l, extent, true))
       return;
   }
   ++result_.stats.tilings;
@@ -317,13 +330,13 @@ void TaskSearch::prepare_orders() {
         prefix[o][t] = 1;
         for (int d : (*level_orders_[l])[o]) {
           product *= static_cast<double>(factor[static_cast<size_t>(d)]);
-          if (s_.tensors[t]->uses(d))
+          if ((s_.relevant[t] >> d & 1U) != 0)
             prefix[o][t] = product;
         }
       }
-    set_extent(static_cast<int>(l), extent_);
+    set_extent(static_cast<int>(l), level_extent_[l]);
     for (size_t t = 0; t < s_.tensors.size(); ++t)
-      tile_[l][t] = tile_words(*s_.tensors[t], extent_);
+      tile_[l][t] = tile_words(*s_.tensors[t], level_extent_[l]);
   }
   buffer_words_ = 0;
   if (levels < 2)
