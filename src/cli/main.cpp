@@ -190,6 +190,20 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
   add_input_limit(cmd, a.max_input_mib);
 }
 
+void add_import(CLI::App &app, dse::ImportArgs &a) {
+  CLI::App *cmd = app.add_subcommand(
+      "import", "write Timeloop's architecture, problem and mapping as dse files");
+  cmd->add_option("--hw", a.hw_path, "Timeloop architecture")->required();
+  cmd->add_option("--ert", a.ert_path,
+                  "Timeloop energy reference table (default: an ERT section in the --hw file)");
+  cmd->add_option("--workload", a.workload_path, "Timeloop problem")->required();
+  cmd->add_option("--mapping", a.mapping_path, "Timeloop mapping (written as mapping.yaml)");
+  cmd->add_option("-o,--output", a.output_dir,
+                  "output directory: hardware.yaml, workload.yaml and mapping.yaml")
+      ->required();
+  add_input_limit(cmd, a.max_input_mib);
+}
+
 /// The first argument when it is not an option: where the subcommand goes (the only top-level
 /// options, --help and --version, take no value).
 std::string first_word(int argc, char **argv) {
@@ -219,6 +233,7 @@ int main(int argc, char **argv) {
   dse::EmitArgs emit;
   dse::EmitArgs run;
   dse::NetworkArgs network;
+  dse::ImportArgs import_args;
   add_explore(app, explore);
   add_plot(app, plot);
   add_eval(app, eval);
@@ -226,6 +241,7 @@ int main(int argc, char **argv) {
   add_emit(app, emit);
   add_run(app, run);
   add_network(app, network);
+  add_import(app, import_args);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ExtrasError &e) {
@@ -258,6 +274,8 @@ int main(int argc, char **argv) {
         return dse::run_kernel(run);
       if (app.got_subcommand("network"))
         return dse::run_network(network);
+      if (app.got_subcommand("import"))
+        return dse::run_import(import_args);
       return dse::run_eval(eval);
     }();
     dse::flush_stdout(); // what was printed must have arrived, or the run failed

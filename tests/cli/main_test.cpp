@@ -14,7 +14,7 @@ TEST_F(TopLevel, VersionIsTheProjectVersion) {
 TEST_F(TopLevel, BareCommandPrintsHelp) {
   const RunResult r = run_ok({});
   EXPECT_EQ(r.out, run_ok({"--help"}).out);
-  for (const char *name : {"explore", "eval", "sweep", "plot", "emit", "run", "network"})
+  for (const char *name : {"explore", "eval", "sweep", "plot", "emit", "run", "network", "import"})
     EXPECT_NE(r.out.find(std::string("  ") + name + " "), std::string::npos) << name;
   EXPECT_NE(r.out.find("--version"), std::string::npos);
 }
@@ -28,7 +28,7 @@ TEST_F(TopLevel, UnknownSubcommandSuggestsTheNearest) {
 
 TEST_F(TopLevel, UnknownSubcommandWithoutANearOneListsThem) {
   expect_usage_error({"frobnicate"}, "error: unknown command 'frobnicate'; expected explore, "
-                                     "plot, eval, sweep, emit, run or network");
+                                     "plot, eval, sweep, emit, run, network or import");
 }
 
 TEST_F(TopLevel, UnknownTopLevelOption) {
