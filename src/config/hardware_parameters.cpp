@@ -1,10 +1,12 @@
 // Sweep axes and parameter paths into the hardware YAML: the first component names a top-level
-// key (clock_ghz), a section (pe_array, vector), a memory level by its name (GlobalBuffer) or
-// the DMA units (dma_units.<unit name>.bandwidth_gbps).
+// key (clock_ghz), a section (pe_array, vector, compute), a memory level by its name
+// (GlobalBuffer), a fan-out of the general form by its name (PE.x) or the DMA units
+// (dma_units.<unit name>.bandwidth_gbps).
 #include "dse/config/hardware_parameters.hpp"
 
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "hardware_yaml.hpp"
@@ -17,12 +19,19 @@ namespace {
 constexpr size_t kMaxAxisValues = 100000;
 constexpr size_t kMaxGridConfigurations = 100000;
 
-double parse_number(const std::string &text, const std::string &spec) {
+/// The finite number that the whole of `text` spells, if it does.
+std::optional<double> number_in(const std::string &text) {
   double value = 0;
   const auto r = std::from_chars(text.data(), text.data() + text.size(), value);
   if (r.ec != std::errc() || r.ptr != text.data() + text.size() || !std::isfinite(value))
-    throw UserError("--set " + spec + ": '" + text + "' is not a number");
+    return std::nullopt;
   return value;
+}
+
+double parse_number(const std::string &text, const std::string &spec) {
+  if (const std::optional<double> value = number_in(text))
+    return *value;
+  throw UserError("--set " + spec + ": '" + text + "' is not a number");
 }
 
 std::vector<double> range_values(const std::string &range, const std::string &spec) {
@@ -52,16 +61,60 @@ std::vector<double> range_values(const std::string &range, const std::string &sp
   return out;
 }
 
-/// The YAML node holding the section or level named `head`, or a null node.
+/// The entries of list `list` (`levels`, `hierarchy`), or an empty sequence.
+YAML::Node entries(const YAML::Node &root, const char *list) {
+  if (root[list] && root[list].IsSequence())
+    return root[list];
+  return YAML::Node(YAML::NodeType::Sequence);
+}
+
+/// The name `entry` gives under `key` ("name", "level", "fanout"), or "".
+std::string entry_name(const YAML::Node &entry, const char *key) {
+  if (entry.IsMap() && entry[key] && entry[key].IsScalar())
+    return entry[key].Scalar();
+  return "";
+}
+
+/// The YAML node holding the section, level or fan-out named `head`, or a null node.
 YAML::Node section(YAML::Node &root, const std::string &head) {
   if (root[head] && root[head].IsMap())
     return root[head];
-  if (root["levels"] && root["levels"].IsSequence())
-    for (YAML::Node level : root["levels"])
-      if (level.IsMap() && level["name"] && level["name"].IsScalar() &&
-          level["name"].Scalar() == head)
-        return level;
+  for (YAML::Node level : entries(root, "levels"))
+    if (entry_name(level, "name") == head)
+      return level;
+  for (YAML::Node entry : entries(root, "hierarchy"))
+    if (entry_name(entry, "level") == head || entry_name(entry, "fanout") == head)
+      return entry;
   return YAML::Node(YAML::NodeType::Undefined);
+}
+
+bool is_general_form(const YAML::Node &root) { return root["hierarchy"].IsDefined(); }
+
+void add_name(std::string &list, const std::string &name) {
+  if (!name.empty())
+    list += (list.empty() ? "" : ", ") + name;
+}
+
+std::string listed(const std::string &list) { return list.empty() ? "none" : list; }
+
+/// " (levels: ...; fan-outs: ...; sections: ...; top-level: ...)": what the paths of a file in
+/// the general form may name; "" for today's form.
+std::string general_form_names(const YAML::Node &root) {
+  if (!is_general_form(root))
+    return "";
+  std::string levels, fanouts, sections, top;
+  for (const YAML::Node &entry : entries(root, "hierarchy")) {
+    add_name(levels, entry_name(entry, "level"));
+    add_name(fanouts, entry_name(entry, "fanout"));
+  }
+  for (const auto &item : root) {
+    if (item.second.IsMap())
+      add_name(sections, item.first.Scalar());
+    else if (item.second.IsScalar() && number_in(item.second.Scalar()))
+      add_name(top, item.first.Scalar());
+  }
+  return " (levels: " + listed(levels) + "; fan-outs: " + listed(fanouts) +
+         "; sections: " + listed(sections) + "; top-level: " + listed(top) + ")";
 }
 
 /// Assigns a number as a plain (untagged) scalar: integral values as integers.
@@ -100,12 +153,22 @@ void apply_dma_unit(YAML::Node &root, const ParameterSetting &s, const std::stri
                   "unknown parameter path '" + s.path + "': no dma unit named '" + name + "'");
 }
 
+/// A capacity may be given in KiB or in words, and in the general form the backing store's
+/// bandwidth in GB/s or in words per cycle: setting one removes the other.
+void remove_alternative(YAML::Node &node, const std::string &field, bool general_form) {
+  if (field == "capacity_kib" || field == "capacity_words")
+    node.remove(field == "capacity_kib" ? "capacity_words" : "capacity_kib");
+  if (general_form && (field == "bandwidth_gbps" || field == "bandwidth_words_per_cycle"))
+    node.remove(field == "bandwidth_gbps" ? "bandwidth_words_per_cycle" : "bandwidth_gbps");
+}
+
 void apply(YAML::Node &root, const ParameterSetting &s, const std::string &file) {
   const size_t dot = s.path.find('.');
   if (dot == std::string::npos) {
     if (!root[s.path] || !root[s.path].IsScalar())
       throw UserError(SourceLocation{file, 0, 0}, "unknown parameter path '" + s.path +
-                                                      "': no numeric top-level key of that name");
+                                                      "': no numeric top-level key of that name" +
+                                                      general_form_names(root));
     set_number(root[s.path], s.value);
     return;
   }
@@ -116,12 +179,13 @@ void apply(YAML::Node &root, const ParameterSetting &s, const std::string &file)
   }
   YAML::Node node = section(root, head);
   if (!node.IsDefined())
-    throw UserError(SourceLocation{file, 0, 0}, "unknown parameter path '" + s.path +
-                                                    "': no section or level named '" + head + "'");
+    throw UserError(SourceLocation{file, 0, 0},
+                    "unknown parameter path '" + s.path + "': " +
+                        (is_general_form(root) ? "no section, level or fan-out named '"
+                                               : "no section or level named '") +
+                        head + "'" + general_form_names(root));
   const std::string field = s.path.substr(dot + 1);
-  // A capacity may be given in KiB or in words: setting one replaces the other.
-  if (field == "capacity_kib" || field == "capacity_words")
-    node.remove(field == "capacity_kib" ? "capacity_words" : "capacity_kib");
+  remove_alternative(node, field, is_general_form(root));
   set_number(node[field], s.value);
 }
 

@@ -1,7 +1,7 @@
 // Hardware parameters addressed by path ("GlobalBuffer.capacity_kib", "pe_array.rows",
-// "clock_ghz", "dma_units.dma0.bandwidth_gbps"), the sweep axes over them
-// (`--set path=32..16384:x2`), and loading a hardware file with some of them replaced. Swept
-// values pass the same validation as values in the file.
+// "clock_ghz", "dma_units.dma0.bandwidth_gbps"; in the general form also a fan-out's "PE.x"),
+// the sweep axes over them (`--set path=32..16384:x2`), and loading a hardware file with some
+// of them replaced. Swept values pass the same validation as values in the file.
 #pragma once
 
 #include <string>
@@ -31,7 +31,9 @@ SweepAxis parse_sweep_axis(const std::string &spec);
 /// is a UserError naming the axis that passes the limit.
 std::vector<std::vector<ParameterSetting>> sweep_grid(const std::vector<SweepAxis> &axes);
 
-/// Loads the hardware file with `settings` applied; an unknown path is an error naming it.
+/// Loads the hardware file with `settings` applied; an unknown path is an error naming it (and,
+/// for a file in the general form, listing the levels, fan-outs, sections and top-level numbers
+/// it has).
 Hardware load_hardware_with(const std::string &path, const std::vector<ParameterSetting> &settings,
                             std::uint64_t max_input_mib = kDefaultMaxInputMib);
 
