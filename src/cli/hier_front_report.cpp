@@ -1,7 +1,8 @@
-// The front of a general hierarchy as CSV and JSON, one mapping line per operator, and the
-// search statistics.
+// The front of a general hierarchy as CSV (its rows shared with `dse sweep`) and JSON, one
+// mapping line per operator, and the search statistics.
 #include "dse/cli/hier_front_report.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -20,9 +21,19 @@ const HierFrontPoint &part(const HierExploreResult &r, const HierPlan &plan, siz
   return r.operators[i].search.front[plan.parts[i]];
 }
 
+void add_pass(PlanTotals &t, const HierVectorPass &pass) {
+  t.dram_reads += pass.dram_reads;
+  t.dram_updates += pass.dram_updates;
+  t.latency_cycles += pass.latency_cycles;
+}
+
 PlanTotals plan_totals(const HierExploreResult &r, const HierPlan &plan) {
   PlanTotals t;
   for (size_t i = 0; i < plan.parts.size(); ++i) {
+    if (const std::optional<HierVectorPass> &pass = r.operators[i].pass) {
+      add_pass(t, *pass);
+      continue;
+    }
     const HierCost &c = part(r, plan, i).cost;
     for (const std::optional<HierTensorCounts> &tensor : c.levels[0].tensors)
       if (tensor) {
@@ -64,15 +75,15 @@ std::string axis_text(const Workload &w, const std::vector<std::int64_t> &factor
   return out;
 }
 
-std::string plan_mapping(const HierExploreResult &r, const HierPlan &plan, const Workload &w,
-                         const Hardware &hw) {
-  std::string out;
-  for (size_t i = 0; i < plan.parts.size(); ++i) {
-    const Operator &op = w.ops[static_cast<size_t>(r.operators[i].op)];
-    out += (i == 0 ? "" : " ; ") + op.name + ": " +
-           describe_hier_mapping(hw, w, op, part(r, plan, i).mapping);
-  }
-  return out;
+std::string describe_vector_pass(const HierVectorPass &pass) {
+  return "vector pass, " + exact_number(pass.vector_ops) + " operations, " +
+         exact_number(pass.dram_reads + pass.dram_updates) + " DRAM words";
+}
+
+nlohmann::ordered_json vector_pass_json(const HierVectorPass &pass) {
+  return {{"vector_ops", pass.vector_ops},
+          {"dram_reads", pass.dram_reads},
+          {"dram_updates", pass.dram_updates}};
 }
 
 double plan_utilisation(const PlanTotals &t, const Hardware &hw) {
@@ -124,24 +135,48 @@ std::string describe_hier_mapping(const Hardware &hw, const Workload &workload, 
   return out;
 }
 
-std::string hier_front_csv(const HierExploreResult &result, const Workload &workload,
-                           const Hardware &hw) {
-  const std::string buffer =
-      hw.hierarchy.levels.size() > 1 ? hw.hierarchy.levels[1].name + "_words" : "buffer_words";
+std::string hier_plan_mapping(const HierExploreResult &result, const HierPlan &plan,
+                              const Workload &workload, const Hardware &hw) {
+  std::string out;
+  for (size_t i = 0; i < plan.parts.size(); ++i) {
+    const Operator &op = workload.ops[static_cast<size_t>(result.operators[i].op)];
+    const std::optional<HierVectorPass> &pass = result.operators[i].pass;
+    out += (i == 0 ? "" : " ; ") + op.name + ": " +
+           (pass ? describe_vector_pass(*pass)
+                 : describe_hier_mapping(hw, workload, op, part(result, plan, i).mapping));
+  }
+  return out;
+}
+
+std::string hier_front_table_header(const std::vector<const Hardware *> &hws) {
+  const std::string &level = hws.front()->hierarchy.levels[1].name;
+  const bool shared = std::all_of(hws.begin(), hws.end(), [&level](const Hardware *hw) {
+    return hw->hierarchy.levels[1].name == level;
+  });
+  return "point,latency_s,energy_pj,edp_pj_s,dram_read_words,dram_update_words," +
+         csv_field(shared ? level + "_words" : "buffer_words") +
+         ",latency_cycles,macs,utilisation,mapping\n";
+}
+
+std::string hier_front_table_rows(const std::string &leading, const HierExploreResult &result,
+                                  const Workload &workload, const Hardware &hw) {
   std::ostringstream out;
-  out << "point,latency_s,energy_pj,edp_pj_s,dram_read_words,dram_update_words,"
-      << csv_field(buffer) << ",latency_cycles,macs,utilisation,mapping\n";
   for (size_t i = 0; i < result.front.size(); ++i) {
     const HierPlan &p = result.front[i];
     const PlanTotals t = plan_totals(result, p);
-    out << i << "," << csv_number(p.objectives.latency_s) << ","
+    out << leading << i << "," << csv_number(p.objectives.latency_s) << ","
         << csv_number(p.objectives.energy_pj) << "," << csv_number(p.objectives.edp) << ","
         << csv_number(t.dram_reads) << "," << csv_number(t.dram_updates) << ","
         << csv_number(p.objectives.buffer_words) << "," << csv_number(t.latency_cycles) << ","
         << csv_number(t.macs) << "," << csv_number(plan_utilisation(t, hw)) << ","
-        << csv_field(plan_mapping(result, p, workload, hw)) << "\n";
+        << csv_field(hier_plan_mapping(result, p, workload, hw)) << "\n";
   }
   return out.str();
+}
+
+std::string hier_front_csv(const HierExploreResult &result, const Workload &workload,
+                           const Hardware &hw) {
+  return hier_front_table_header({&hw}) + hier_front_table_rows("", result, workload, hw);
 }
 
 std::string hier_front_json(const HierExploreResult &result, const Workload &workload,
@@ -160,6 +195,13 @@ std::string hier_front_json(const HierExploreResult &result, const Workload &wor
         {"utilisation", plan_utilisation(t, hw)}};
     for (size_t i = 0; i < p.parts.size(); ++i) {
       const Operator &op = workload.ops[static_cast<size_t>(result.operators[i].op)];
+      if (const std::optional<HierVectorPass> &pass = result.operators[i].pass) {
+        point["operators"].push_back({{"operator", op.name},
+                                      {"latency_cycles", pass->latency_cycles},
+                                      {"energy_pj", pass->energy_pj},
+                                      {"vector_pass", vector_pass_json(*pass)}});
+        continue;
+      }
       const HierFrontPoint &fp = part(result, p, i);
       point["operators"].push_back({{"operator", op.name},
                                     {"latency_cycles", fp.cost.latency_cycles},
@@ -175,8 +217,12 @@ std::string hier_search_statistics(const HierExploreResult &result, const Worklo
   std::ostringstream out;
   for (const HierOperatorFront &o : result.operators) {
     const HierSearchStatistics &s = o.search.statistics;
-    out << workload.ops[static_cast<size_t>(o.op)].name << ": " << s.spatial_rows
-        << " spatial rows x " << s.keep_vectors << " keep vectors; " << s.tilings
+    out << workload.ops[static_cast<size_t>(o.op)].name << ": ";
+    if (o.pass) {
+      out << describe_vector_pass(*o.pass) << "\n";
+      continue;
+    }
+    out << s.spatial_rows << " spatial rows x " << s.keep_vectors << " keep vectors; " << s.tilings
         << " tilings fit, " << s.tilings_kept << " searched; " << s.mappings
         << " mappings evaluated; front " << o.search.front.size() << " points\n";
   }

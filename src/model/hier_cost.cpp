@@ -157,47 +157,6 @@ HierTensorCounts tensor_counts(const Nest &n, const Hierarchy &h, const OpMappin
   return c;
 }
 
-/// Words per cycle the DMA units carry: loads only, stores only, both directions.
-struct DmaRates {
-  double load = 0, store = 0, both = 0;
-};
-
-DmaRates dma_rates(const Hardware &hw) {
-  DmaRates r;
-  for (const DmaUnit &unit : hw.dma_units) {
-    const double wpc = hw.dma_words_per_cycle(unit);
-    if (unit.loads() && unit.stores())
-      r.both += wpc;
-    else if (unit.loads())
-      r.load += wpc;
-    else
-      r.store += wpc;
-  }
-  return r;
-}
-
-/// Cycles of one level's traffic through its port, per instance, against every given limit.
-double port_cycles(const StorageLevel &level, double reads, double writes) {
-  double cycles = 0;
-  if (level.shared_words_per_cycle)
-    cycles = std::max(cycles, (reads + writes) / *level.shared_words_per_cycle);
-  if (level.read_words_per_cycle)
-    cycles = std::max(cycles, reads / *level.read_words_per_cycle);
-  if (level.write_words_per_cycle)
-    cycles = std::max(cycles, writes / *level.write_words_per_cycle);
-  return cycles;
-}
-
-/// Level 0's transfers also go through the DMA units, when the hardware declares any.
-double backing_store_cycles(const Hardware &hw, double reads, double writes) {
-  double cycles = port_cycles(hw.hierarchy.levels[0], reads, writes);
-  if (hw.dma_units.empty())
-    return cycles;
-  const DmaRates r = dma_rates(hw);
-  return std::max({cycles, reads / (r.load + r.both), writes / (r.store + r.both),
-                   (reads + writes) / (r.load + r.store + r.both)});
-}
-
 HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,
                          int level, double macs, double elision) {
   const StorageLevel &storage = hw.hierarchy.levels[static_cast<size_t>(level)];
@@ -228,6 +187,25 @@ HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, 
   return cost;
 }
 
+/// Words per cycle the DMA units carry: loads only, stores only, both directions.
+struct DmaRates {
+  double load = 0, store = 0, both = 0;
+};
+
+DmaRates dma_rates(const Hardware &hw) {
+  DmaRates r;
+  for (const DmaUnit &unit : hw.dma_units) {
+    const double wpc = hw.dma_words_per_cycle(unit);
+    if (unit.loads() && unit.stores())
+      r.both += wpc;
+    else if (unit.loads())
+      r.load += wpc;
+    else
+      r.store += wpc;
+  }
+  return r;
+}
+
 double operator_macs(const Nest &n) {
   double macs = 1;
   for (int d : n.dims)
@@ -236,6 +214,26 @@ double operator_macs(const Nest &n) {
 }
 
 } // namespace
+
+double port_cycles(const StorageLevel &level, double reads, double writes) {
+  double cycles = 0;
+  if (level.shared_words_per_cycle)
+    cycles = std::max(cycles, (reads + writes) / *level.shared_words_per_cycle);
+  if (level.read_words_per_cycle)
+    cycles = std::max(cycles, reads / *level.read_words_per_cycle);
+  if (level.write_words_per_cycle)
+    cycles = std::max(cycles, writes / *level.write_words_per_cycle);
+  return cycles;
+}
+
+double backing_store_cycles(const Hardware &hw, double reads, double writes) {
+  double cycles = port_cycles(hw.hierarchy.levels[0], reads, writes);
+  if (hw.dma_units.empty())
+    return cycles;
+  const DmaRates r = dma_rates(hw);
+  return std::max({cycles, reads / (r.load + r.both), writes / (r.store + r.both),
+                   (reads + writes) / (r.load + r.store + r.both)});
+}
 
 HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
                                const OpMapping &mapping, bool first_read_elision,

@@ -1,6 +1,7 @@
 // A workload's front on a hierarchy of any depth: per-operator fronts summed in sequence.
 #include "dse/search/hier_explore.hpp"
 
+#include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
 
 namespace dse {
@@ -47,24 +48,63 @@ std::vector<HierPlan> single_operator_plans(const HierSearchResult &search) {
   return plans;
 }
 
-void require_einsums(const Workload &workload) {
-  for (const Operator &op : workload.ops)
-    if (op.kind != OpKind::Einsum)
-      throw UserError(op.where, "general hierarchies search einsum operators only so far; '" +
-                                    op.name + "' is not an einsum");
+/// Words of the output of each attached operator's einsum, by attached operator index.
+std::vector<double> attached_input_words(const Workload &workload) {
+  std::vector<double> words(workload.ops.size(), 0);
+  for (const Chain &chain : detect_chains(workload))
+    for (const ChainLink &link : chain.links) {
+      double elements = 1;
+      for (const IndexExpr &index :
+           workload.ops[static_cast<size_t>(link.einsum_op)].einsum.output.indices) {
+        double span = 1;
+        for (const IndexTerm &term : index.terms)
+          span +=
+              static_cast<double>(term.coef) * static_cast<double>(workload.dim_size(term.dim) - 1);
+        elements *= span;
+      }
+      for (int attached : link.attached_ops)
+        words[static_cast<size_t>(attached)] = elements;
+    }
+  return words;
+}
+
+HierOperatorFront vector_pass_front(const Hardware &hw, const Workload &workload, size_t op,
+                                    double elements, const HierSearchOptions &options) {
+  HierOperatorFront front;
+  front.op = static_cast<int>(op);
+  front.pass = evaluate_hier_vector_pass(hw, workload.ops[op], elements, options.latency_model);
+  return front;
+}
+
+HierPlan pass_plan(const Hardware &hw, const HierVectorPass &pass) {
+  HierPlan plan;
+  plan.parts = {0};
+  Objectives &o = plan.objectives;
+  o.latency_s = pass.latency_cycles / (hw.clock_ghz * 1e9);
+  o.energy_pj = pass.energy_pj;
+  o.edp = o.latency_s * o.energy_pj;
+  o.dram_words = pass.dram_reads + pass.dram_updates;
+  return plan;
 }
 
 } // namespace
 
 HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
                                const HierSearchOptions &options) {
-  require_einsums(workload);
   const HierSequencePolicy policy(options.objectives);
+  const std::vector<double> attached_words = attached_input_words(workload);
   HierExploreResult result;
   for (size_t op = 0; op < workload.ops.size(); ++op) {
-    result.operators.push_back(
-        {static_cast<int>(op), search_hier_front(hw, workload, workload.ops[op], options)});
-    const std::vector<HierPlan> plans = single_operator_plans(result.operators.back().search);
+    std::vector<HierPlan> plans;
+    if (workload.ops[op].kind == OpKind::Einsum) {
+      result.operators.push_back({static_cast<int>(op),
+                                  search_hier_front(hw, workload, workload.ops[op], options),
+                                  std::nullopt});
+      plans = single_operator_plans(result.operators.back().search);
+    } else {
+      result.operators.push_back(vector_pass_front(hw, workload, op, attached_words[op], options));
+      plans = {pass_plan(hw, *result.operators.back().pass)};
+    }
     result.front =
         op == 0 ? pareto_filter(plans, policy) : minkowski_sum(result.front, plans, policy);
   }

@@ -1,6 +1,6 @@
 // `dse explore` on general hierarchies: the front as CSV and JSON with the same numbers, a front
-// that no hand-written mapping beats (the shipped mapping, evaluated by `dse eval`), and the
-// options and workloads it refuses by name.
+// that no hand-written mapping beats (the shipped mapping, evaluated by `dse eval`), a softmax's
+// vector pass between its einsums, and the options it refuses by name.
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
@@ -56,14 +56,36 @@ TEST_F(HierExploreTest, TileMenusOtherThanDivisorsAreRefused) {
                "(--tiles divisors)");
 }
 
-TEST_F(HierExploreTest, OperatorsOtherThanEinsumsAreNamed) {
-  write("w.yaml", "name: sm\ndims: {m: 4, n: 4}\nops:\n"
-                  "  - {name: mm, einsum: \"S[m,n] += A[m,n] * B[m,n]\"}\n"
-                  "  - {name: norm, kind: softmax, over: n, tensor: S, out: P}\n");
-  expect_error(
-      {"explore", "--hw", repo_file("hw_configs/a16-timeloop.yaml"), "--workload", "w.yaml"},
-      "w.yaml:5:5: error: general hierarchies search einsum operators only so far; "
-      "'norm' is not an einsum");
+TEST_F(HierExploreTest, ASoftmaxRunsAsAVectorPassBetweenItsEinsums) {
+  write("w.yaml", "name: att\ndims: {h: 2, m: 64, n: 64, k: 16, l: 16}\nops:\n"
+                  "  - {name: qk, einsum: \"S[h,m,n] += Q[h,m,k] * K[h,n,k]\"}\n"
+                  "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
+                  "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n");
+  const nlohmann::json doc =
+      nlohmann::json::parse(run_ok({"explore", "--hw", repo_file("hw_configs/a16-timeloop.yaml"),
+                                    "--workload", "w.yaml", "--json"})
+                                .out);
+  ASSERT_FALSE(doc["front"].empty());
+  for (const nlohmann::json &point : doc["front"]) {
+    const nlohmann::json &ops = point["operators"];
+    ASSERT_EQ(ops.size(), 3u);
+    // S has 2 x 64 x 64 = 8192 elements: 4 operations each, read and written back once.
+    EXPECT_EQ(ops[1]["operator"], "sm");
+    EXPECT_EQ(ops[1]["vector_pass"]["vector_ops"], 32768.0);
+    EXPECT_EQ(ops[1]["vector_pass"]["dram_reads"], 8192.0);
+    EXPECT_EQ(ops[1]["vector_pass"]["dram_updates"], 8192.0);
+    // 8192 x 4 operations on 256 units, 16384 words at 4 words per cycle: transfer-bound;
+    // energy 32768 x 1 pJ + 16384 x 100 pJ.
+    EXPECT_EQ(ops[1]["latency_cycles"], 4096.0);
+    EXPECT_EQ(ops[1]["energy_pj"], 32768.0 + 16384.0 * 100);
+    double energy = 0, cycles = 0;
+    for (const nlohmann::json &op : ops) {
+      energy += op["energy_pj"].get<double>();
+      cycles += op["latency_cycles"].get<double>();
+    }
+    EXPECT_EQ(point["energy_pj"].get<double>(), energy);
+    EXPECT_EQ(point["latency_cycles"].get<double>(), cycles);
+  }
 }
 
 } // namespace

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
+#include "dse/ir/hier_mapping.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/model/cost.hpp"
-#include "dse/ir/hier_mapping.hpp"
 
 namespace dse {
 
@@ -44,6 +44,13 @@ struct HierCost {
   int bound_level = -1; // the level whose transfer time sets the latency, -1 for the compute
   double energy_pj = 0;
 };
+
+/// Cycles of `reads` and `writes` (fills and updates) words per instance through `level`'s port,
+/// against every limit it gives (0 when it gives none).
+double port_cycles(const StorageLevel &level, double reads, double writes);
+
+/// Level 0's time for its reads and updates: its port and the hardware's DMA units.
+double backing_store_cycles(const Hardware &hw, double reads, double updates);
 
 /// Evaluates `mapping` of einsum `op` on `hw.hierarchy`. The mapping must be legal
 /// (dse/model/hier_mapping_check.hpp); capacities are not checked here (compare buffer_words

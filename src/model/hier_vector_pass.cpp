@@ -1,0 +1,30 @@
+// The pass of a softmax or elementwise operator on a general hierarchy.
+#include "dse/model/hier_vector_pass.hpp"
+
+#include <algorithm>
+
+#include "dse/model/hier_cost.hpp"
+
+namespace dse {
+
+HierVectorPass evaluate_hier_vector_pass(const Hardware &hw, const Operator &op, double elements,
+                                         LatencyModel latency_model) {
+  HierVectorPass p;
+  p.elements = elements;
+  p.vector_ops = op.ops_per_element * elements;
+  if (op.kind == OpKind::Softmax) {
+    p.dram_reads = elements;
+    p.dram_updates = elements;
+  }
+  const Hierarchy &h = hw.hierarchy;
+  p.compute_cycles = p.vector_ops / static_cast<double>(h.compute_units());
+  p.transfer_cycles = backing_store_cycles(hw, p.dram_reads, p.dram_updates);
+  p.latency_cycles = latency_model == LatencyModel::Roofline
+                         ? std::max(p.compute_cycles, p.transfer_cycles)
+                         : p.compute_cycles + p.transfer_cycles;
+  p.energy_pj = p.vector_ops * h.mac_pj + p.dram_reads * h.levels[0].read_pj +
+                p.dram_updates * h.levels[0].update_pj;
+  return p;
+}
+
+} // namespace dse
