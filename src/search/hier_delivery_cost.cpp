@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "dse/model/hier_cost.hpp"
 #include "dse/support/check.hpp"
 
 namespace dse {
@@ -62,37 +63,6 @@ double fanout_sharing(const Hierarchy &h, const OpMapping &m, const std::vector<
           product *= static_cast<double>(m.fanouts[gap][f].factor(d));
     }
   return product;
-}
-
-/// Cycles of one level's traffic through its port, per instance, against every given limit.
-double port_cycles(const StorageLevel &level, double reads, double writes) {
-  double cycles = 0;
-  if (level.shared_words_per_cycle)
-    cycles = std::max(cycles, (reads + writes) / *level.shared_words_per_cycle);
-  if (level.read_words_per_cycle)
-    cycles = std::max(cycles, reads / *level.read_words_per_cycle);
-  if (level.write_words_per_cycle)
-    cycles = std::max(cycles, writes / *level.write_words_per_cycle);
-  return cycles;
-}
-
-/// Level 0's transfers also go through the DMA units, when the hardware declares any.
-double backing_store_cycles(const Hardware &hw, double reads, double writes) {
-  double cycles = port_cycles(hw.hierarchy.levels[0], reads, writes);
-  if (hw.dma_units.empty())
-    return cycles;
-  double load = 0, store = 0, both = 0;
-  for (const DmaUnit &unit : hw.dma_units) {
-    const double wpc = hw.dma_words_per_cycle(unit);
-    if (unit.loads() && unit.stores())
-      both += wpc;
-    else if (unit.loads())
-      load += wpc;
-    else
-      store += wpc;
-  }
-  return std::max({cycles, reads / (load + both), writes / (store + both),
-                   (reads + writes) / (load + store + both)});
 }
 
 } // namespace
