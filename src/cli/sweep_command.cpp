@@ -1,6 +1,7 @@
 // `dse sweep`: explores every hardware configuration of a grid (and every --hw file) for every
 // workload, across MPI ranks if launched so; writes the fronts, a per-configuration summary and,
-// on request, the buffer-size curve (their rows: front_report.hpp and sweep_report.hpp).
+// on request, the buffer-size curve (their rows: front_report.hpp, or hier_front_report.hpp for
+// general hierarchies, and sweep_report.hpp). One sweep takes hardware of one model.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,6 +10,7 @@
 
 #include "dse/cli/commands.hpp"
 #include "dse/cli/front_report.hpp"
+#include "dse/cli/hier_front_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/process_group.hpp"
 #include "dse/cli/progress_bar.hpp"
@@ -29,15 +31,39 @@ struct Configuration {
   Hardware hw;
 };
 
+std::string model_text(const Hardware &hw) {
+  return hw.is_legacy() ? "in today's model (counting: legacy)"
+                        : "a general hierarchy (counting: timeloop)";
+}
+
+/// Throws a UserError naming the first file whose model differs from the first file's: their
+/// fronts have different columns.
+void require_one_model(const std::vector<Configuration> &configs) {
+  const Configuration &first = configs.front();
+  for (const Configuration &c : configs)
+    if (c.hw.is_legacy() != first.hw.is_legacy())
+      throw UserError(SourceLocation{c.hw_file, 0, 0},
+                      "'" + c.hw.name + "' is " + model_text(c.hw) + " but '" + first.hw.name +
+                          "' (" + first.hw_file + ") is " + model_text(first.hw) +
+                          "; one sweep takes hardware of one model, so sweep them separately");
+}
+
 std::vector<Configuration> load_configurations(const SweepArgs &args,
                                                const std::vector<SweepAxis> &axes) {
   std::vector<Configuration> out;
   for (const std::string &file : args.hw_paths)
-    for (const std::vector<ParameterSetting> &settings : sweep_grid(axes)) {
+    for (const std::vector<ParameterSetting> &settings : sweep_grid(axes))
       out.push_back({file, settings, load_hardware_with(file, settings, args.max_input_mib)});
-      require_legacy_hardware(out.back().hw, "sweep");
-    }
+  require_one_model(out);
   return out;
+}
+
+/// The level whose capacity a buffer curve sweeps: the global buffer, level 1 of a hierarchy.
+const std::string &buffer_level(const Hardware &hw) { return hw.hierarchy.levels[1].name; }
+
+/// How --within answers name that level.
+std::string buffer_text(const Hardware &hw) {
+  return hw.is_legacy() ? "global buffer" : buffer_level(hw);
 }
 
 std::string config_header(const std::vector<SweepAxis> &axes) {
@@ -79,8 +105,8 @@ std::string curve_configuration(const Configuration &c, int cap_axis) {
 int capacity_axis(const std::vector<SweepAxis> &axes, const std::vector<Configuration> &configs) {
   for (size_t i = 0; i < axes.size(); ++i)
     for (const Configuration &c : configs)
-      if (axes[i].path == c.hw.global_buffer().name + ".capacity_kib" ||
-          axes[i].path == c.hw.global_buffer().name + ".capacity_words")
+      if (axes[i].path == buffer_level(c.hw) + ".capacity_kib" ||
+          axes[i].path == buffer_level(c.hw) + ".capacity_words")
         return static_cast<int>(i);
   return -1;
 }
@@ -221,52 +247,53 @@ std::string buffer_curves(const SweepArgs &args, const std::vector<SweepAxis> &a
           curve_objective(p, args.within_objective) > best * (1 + within / 100))
         continue;
       const Configuration &config = configs[index / workloads.size()];
-      answers += within_answer(w.name, curve_configuration(config, cap_axis), within,
-                               args.within_objective, p.capacity_words, config.hw.word_bytes);
+      answers +=
+          within_answer(w.name, curve_configuration(config, cap_axis), buffer_text(config.hw),
+                        within, args.within_objective, p.capacity_words, config.hw.word_bytes);
       break;
     }
   }
   return rows;
 }
 
-SearchOptions sweep_options(const SweepArgs &args) {
-  SearchOptions options = search_options(args.search);
+/// The searches of a sweep: today's, or a general hierarchy's (the first configuration's
+/// hardware checks the flags; run_hier_sweep takes each case's first-read elision).
+struct SweepSearch {
+  SearchOptions legacy;
+  HierSearchOptions general;
+  bool is_general = false;
+};
+
+SweepSearch sweep_search(const SweepArgs &args, const Hardware &first) {
+  SweepSearch search;
+  search.is_general = !first.is_legacy();
+  const std::vector<Objective> curve{Objective::Latency, Objective::Energy, Objective::Dram};
+  if (!search.is_general) {
+    search.legacy = search_options(args.search);
+    if (args.buffer_curve)
+      search.legacy.objectives = curve;
+    return search;
+  }
+  search.general = hier_search_options(args.search, first);
+  search.general.threads = args.search.threads;
   if (args.buffer_curve)
-    options.objectives = {Objective::Latency, Objective::Energy, Objective::Dram};
-  return options;
+    search.general.objectives = curve;
+  return search;
 }
 
-/// Runs the cases this rank owns (every size-th, from its rank) and encodes their outputs; a
-/// user error is encoded as the failing case's index and message.
-std::string run_own_cases(const std::vector<SweepCase> &cases,
-                          const std::vector<Configuration> &configs, const SearchOptions &options,
-                          const ProcessGroup &group, bool show_progress) {
-  std::vector<SweepCase> mine;
-  std::vector<size_t> index;
-  for (size_t i = static_cast<size_t>(group.rank()); i < cases.size();
-       i += static_cast<size_t>(group.size())) {
-    mine.push_back(cases[i]);
-    index.push_back(i);
-  }
-  SweepOutcome outcome;
-  try {
-    ProgressBar bar(show_progress && group.rank() == 0);
-    outcome = run_sweep(mine, options,
-                        [&bar](const std::string &label, std::uint64_t done, std::uint64_t total) {
-                          bar.update(label, done, total);
-                        });
-  } catch (const UserError &e) {
-    // run_sweep stops at its first failing case: the one after the last finished result.
-    return "E" + std::to_string(index[outcome.results.size()]) + kField + encode_error(e);
-  }
-  std::string out;
-  const size_t per_config = cases.size() / configs.size();
-  for (size_t k = 0; k < mine.size(); ++k) {
-    const Configuration &c = configs[index[k] / per_config];
+/// The outputs of `cases` on today's model; case k belongs to configuration `config_of[k]`.
+std::vector<CaseOutput> legacy_case_outputs(const std::vector<SweepCase> &cases,
+                                            const std::vector<const Configuration *> &config_of,
+                                            const SearchOptions &options,
+                                            const ProgressReporter &progress) {
+  const SweepOutcome outcome = run_sweep(cases, options, progress);
+  std::vector<CaseOutput> outputs;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Configuration &c = *config_of[k];
     const ExploreResult &r = outcome.results[k];
-    const std::string prefix = config_values(c) + "," + csv_field(mine[k].workload->name);
+    const std::string prefix = config_values(c) + "," + csv_field(cases[k].workload->name);
     const double capacity = static_cast<double>(c.hw.gb_capacity_words());
-    CaseOutput o;
+    CaseOutput &o = outputs.emplace_back();
     if (outcome.no_fit[k]) {
       o.summary = prefix + infeasible_fields(summary_header(), 0);
       o.curve.capacity_words = capacity;
@@ -274,10 +301,61 @@ std::string run_own_cases(const std::vector<SweepCase> &cases,
     } else {
       o.fronts = front_table_rows(prefix + ",", r, c.hw, std::nullopt);
       o.summary = prefix + "," + summary_fields(r, c.hw);
-      o.curve = buffer_curve_point(r, *mine[k].workload, capacity);
+      o.curve = buffer_curve_point(r, *cases[k].workload, capacity);
     }
-    out += encode(index[k], o);
   }
+  return outputs;
+}
+
+/// The outputs of `cases` on general hierarchies (each has a front).
+std::vector<CaseOutput> general_case_outputs(const std::vector<SweepCase> &cases,
+                                             const std::vector<const Configuration *> &config_of,
+                                             const HierSearchOptions &options,
+                                             const ProgressReporter &progress) {
+  const std::vector<HierExploreResult> results = run_hier_sweep(cases, options, progress);
+  std::vector<CaseOutput> outputs;
+  for (size_t k = 0; k < cases.size(); ++k) {
+    const Hardware &hw = config_of[k]->hw;
+    const Workload &w = *cases[k].workload;
+    const std::string prefix = config_values(*config_of[k]) + "," + csv_field(w.name);
+    CaseOutput &o = outputs.emplace_back();
+    o.fronts = hier_front_table_rows(prefix + ",", results[k], w, hw);
+    o.summary = prefix + "," + summary_fields(results[k], w, hw);
+    o.curve = buffer_curve_point(results[k], w, hw.hierarchy);
+  }
+  return outputs;
+}
+
+/// Runs the cases this rank owns (every size-th, from its rank) and encodes their outputs; a
+/// user error is encoded as the index of this rank's first case and the message.
+std::string run_own_cases(const std::vector<SweepCase> &cases,
+                          const std::vector<Configuration> &configs, const SweepSearch &search,
+                          const ProcessGroup &group, bool show_progress) {
+  std::vector<SweepCase> mine;
+  std::vector<size_t> index;
+  std::vector<const Configuration *> config_of;
+  const size_t per_config = cases.size() / configs.size();
+  for (size_t i = static_cast<size_t>(group.rank()); i < cases.size();
+       i += static_cast<size_t>(group.size())) {
+    mine.push_back(cases[i]);
+    index.push_back(i);
+    config_of.push_back(&configs[i / per_config]);
+  }
+  std::vector<CaseOutput> outputs;
+  try {
+    ProgressBar bar(show_progress && group.rank() == 0);
+    const ProgressReporter progress = [&bar](const std::string &label, std::uint64_t done,
+                                             std::uint64_t total) {
+      bar.update(label, done, total);
+    };
+    outputs = search.is_general ? general_case_outputs(mine, config_of, search.general, progress)
+                                : legacy_case_outputs(mine, config_of, search.legacy, progress);
+  } catch (const UserError &e) {
+    return "E" + std::to_string(index.front()) + kField + encode_error(e);
+  }
+  std::string out;
+  for (size_t k = 0; k < mine.size(); ++k)
+    out += encode(index[k], outputs[k]);
   return out;
 }
 
@@ -323,22 +401,40 @@ void report_infeasible_cases(const std::vector<CaseOutput> &outputs,
   }
 }
 
+/// The error of --buffer-curve without a swept capacity.
+std::string missing_capacity_axis(const Hardware &hw) {
+  if (hw.is_legacy())
+    return "--buffer-curve needs a swept global-buffer capacity, e.g. --set "
+           "GlobalBuffer.capacity_kib=32..16384:x2";
+  return "--buffer-curve needs a swept capacity of the first on-chip level, e.g. --set " +
+         buffer_level(hw) + ".capacity_words=8..65536:x2";
+}
+
+/// The fronts file's columns after the workload column.
+std::string fronts_header(const std::vector<Configuration> &configs) {
+  if (configs.front().hw.is_legacy())
+    return front_table_header(std::nullopt);
+  std::vector<const Hardware *> hws;
+  for (const Configuration &c : configs)
+    hws.push_back(&c.hw);
+  return hier_front_table_header(hws);
+}
+
 int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   if (args.output_path.empty() || args.output_path == "-")
     throw UserError(
         "dse sweep needs -o FILE.csv (the summary and curve files are written beside it)");
-  const SearchOptions options = sweep_options(args);
   std::vector<SweepAxis> axes;
   for (const std::string &spec : args.settings)
     axes.push_back(parse_sweep_axis(spec));
   const std::vector<Configuration> configs = load_configurations(args, axes);
+  const SweepSearch search = sweep_search(args, configs.front().hw);
   std::vector<Workload> workloads;
   for (const std::string &path : args.workload_paths)
     workloads.push_back(load_workload(path, args.max_input_mib));
   const int cap_axis = capacity_axis(axes, configs);
   if (args.buffer_curve && cap_axis < 0)
-    throw UserError("--buffer-curve needs a swept global-buffer capacity, e.g. --set "
-                    "GlobalBuffer.capacity_kib=32..16384:x2");
+    throw UserError(missing_capacity_axis(configs.front().hw));
   if (!args.within.empty() && !args.buffer_curve)
     throw UserError("--within applies to --buffer-curve");
 
@@ -348,14 +444,14 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
       cases.push_back({&c.hw, &w});
   const auto start = std::chrono::steady_clock::now();
   const std::vector<std::string> payloads = group.gather(run_own_cases(
-      cases, configs, options, group, args.progress || ProgressBar::stderr_is_terminal()));
+      cases, configs, search, group, args.progress || ProgressBar::stderr_is_terminal()));
   if (group.rank() != 0)
     return 0;
   const std::vector<CaseOutput> outputs = collect(payloads, cases.size());
   report_infeasible_cases(outputs, configs, workloads);
 
   const std::string header = config_header(axes) + ",workload";
-  std::string fronts = header + "," + front_table_header(std::nullopt);
+  std::string fronts = header + "," + fronts_header(configs);
   std::string summary = header + "," + summary_header();
   for (const CaseOutput &o : outputs) {
     fronts += o.fronts;

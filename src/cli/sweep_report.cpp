@@ -1,31 +1,47 @@
 // `dse sweep`'s summary and buffer-curve rows and its --within answers, from what the
-// explorations returned.
+// explorations returned (on today's model or on a general hierarchy).
 #include "dse/cli/sweep_report.hpp"
 
 #include <algorithm>
 
 #include "dse/cli/front_report.hpp"
+#include "dse/cli/hier_front_report.hpp"
 #include "dse/support/csv.hpp"
 
 namespace dse {
 
 namespace {
 
+/// Indices of the first points of `front` with the least latency, energy and EDP.
 struct Best {
-  const FrontPoint *latency = nullptr, *energy = nullptr, *edp = nullptr;
+  size_t latency = 0, energy = 0, edp = 0;
 };
 
-Best best_points(const ExploreResult &r) {
+template <class Point> Best best_points(const std::vector<Point> &front) {
   Best b;
-  for (const FrontPoint &p : r.front) {
-    if (!b.latency || p.objectives.latency_s < b.latency->objectives.latency_s)
-      b.latency = &p;
-    if (!b.energy || p.objectives.energy_pj < b.energy->objectives.energy_pj)
-      b.energy = &p;
-    if (!b.edp || p.objectives.edp < b.edp->objectives.edp)
-      b.edp = &p;
+  for (size_t i = 1; i < front.size(); ++i) {
+    const Objectives &o = front[i].objectives;
+    if (o.latency_s < front[b.latency].objectives.latency_s)
+      b.latency = i;
+    if (o.energy_pj < front[b.energy].objectives.energy_pj)
+      b.energy = i;
+    if (o.edp < front[b.edp].objectives.edp)
+      b.edp = i;
   }
   return b;
+}
+
+/// The summary fields of a non-empty front; `dataflow(point)` describes a point.
+template <class Point, class Dataflow>
+std::string best_fields(const std::vector<Point> &front, const Dataflow &dataflow) {
+  const Best b = best_points(front);
+  const Objectives &latency = front[b.latency].objectives;
+  const Objectives &energy = front[b.energy].objectives;
+  auto flow = [&](size_t i) { return csv_field(dataflow(front[i])); };
+  return csv_number(latency.latency_s) + "," + csv_number(latency.energy_pj) + "," +
+         flow(b.latency) + "," + csv_number(energy.energy_pj) + "," + csv_number(energy.latency_s) +
+         "," + flow(b.energy) + "," + csv_number(front[b.edp].objectives.edp) + "," + flow(b.edp) +
+         ",yes\n";
 }
 
 } // namespace
@@ -36,13 +52,13 @@ std::string summary_header() {
 }
 
 std::string summary_fields(const ExploreResult &r, const Hardware &hw) {
-  const Best b = best_points(r);
-  auto flow = [&](const FrontPoint *p) { return csv_field(point_detail(r, *p, hw).dataflow); };
-  return csv_number(b.latency->objectives.latency_s) + "," +
-         csv_number(b.latency->objectives.energy_pj) + "," + flow(b.latency) + "," +
-         csv_number(b.energy->objectives.energy_pj) + "," +
-         csv_number(b.energy->objectives.latency_s) + "," + flow(b.energy) + "," +
-         csv_number(b.edp->objectives.edp) + "," + flow(b.edp) + ",yes\n";
+  return best_fields(r.front, [&](const FrontPoint &p) { return point_detail(r, p, hw).dataflow; });
+}
+
+std::string summary_fields(const HierExploreResult &r, const Workload &workload,
+                           const Hardware &hw) {
+  return best_fields(r.front,
+                     [&](const HierPlan &p) { return hier_plan_mapping(r, p, workload, hw); });
 }
 
 std::string curve_header() {
@@ -64,9 +80,9 @@ std::string infeasible_fields(const std::string &header, size_t shared) {
 }
 
 std::string within_answer(const std::string &workload, const std::string &configuration,
-                          double percent, const std::string &objective, double capacity_words,
-                          int word_bytes) {
-  return "workload " + workload + " on " + configuration + ": smallest global buffer within " +
+                          const std::string &buffer, double percent, const std::string &objective,
+                          double capacity_words, int word_bytes) {
+  return "workload " + workload + " on " + configuration + ": smallest " + buffer + " within " +
          csv_number(percent) + "% of the best " + objective + " is " + csv_number(capacity_words) +
          " words (" + csv_number(capacity_words * static_cast<double>(word_bytes) / 1024) +
          " KiB)\n";

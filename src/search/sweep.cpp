@@ -1,6 +1,8 @@
-// Sweep execution with a shared candidate cache, and buffer-curve points read off fronts.
+// Sweep execution with a shared candidate cache (or, on general hierarchies, one exact search
+// per case), and buffer-curve points read off fronts.
 #include "dse/search/sweep.hpp"
 
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -35,26 +37,72 @@ SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions 
   return out;
 }
 
-BufferCurvePoint buffer_curve_point(const ExploreResult &result, const Workload &workload,
-                                    double capacity_words) {
+std::vector<HierExploreResult> run_hier_sweep(const std::vector<SweepCase> &cases,
+                                              const HierSearchOptions &options,
+                                              const ProgressReporter &progress) {
+  std::vector<HierExploreResult> results;
+  HierSearchOptions own = options;
+  for (const SweepCase &c : cases) {
+    own.first_read_elision = c.hw->hierarchy.first_read_elision;
+    results.push_back(explore_hier(*c.hw, *c.workload, own));
+    assert(!results.back().front.empty() && "a mapping bypassing every on-chip level fits");
+    if (progress)
+      progress("case " + std::to_string(results.size()) + "/" + std::to_string(cases.size()) +
+                   ": " + c.workload->name + " on " + c.hw->name,
+               results.size(), cases.size());
+  }
+  return results;
+}
+
+namespace {
+
+/// A curve point at `capacity_words` before any front point is seen.
+BufferCurvePoint empty_curve_point(double capacity_words) {
   BufferCurvePoint p;
   p.capacity_words = capacity_words;
   p.min_dram_words = std::numeric_limits<double>::infinity();
   p.best_latency_s = p.best_energy_pj = p.best_edp = std::numeric_limits<double>::infinity();
-  for (const FrontPoint &f : result.front) {
-    const Objectives &o = f.objectives;
-    if (std::tie(o.dram_words, o.latency_s, o.energy_pj) <
-        std::tie(p.min_dram_words, p.latency_s, p.energy_pj)) {
-      p.min_dram_words = o.dram_words;
-      p.latency_s = o.latency_s;
-      p.energy_pj = o.energy_pj;
-    }
-    p.best_latency_s = std::min(p.best_latency_s, o.latency_s);
-    p.best_energy_pj = std::min(p.best_energy_pj, o.energy_pj);
-    p.best_edp = std::min(p.best_edp, o.edp);
+  return p;
+}
+
+void add_to_curve_point(BufferCurvePoint &p, const Objectives &o) {
+  if (std::tie(o.dram_words, o.latency_s, o.energy_pj) <
+      std::tie(p.min_dram_words, p.latency_s, p.energy_pj)) {
+    p.min_dram_words = o.dram_words;
+    p.latency_s = o.latency_s;
+    p.energy_pj = o.energy_pj;
   }
+  p.best_latency_s = std::min(p.best_latency_s, o.latency_s);
+  p.best_energy_pj = std::min(p.best_energy_pj, o.energy_pj);
+  p.best_edp = std::min(p.best_edp, o.edp);
+}
+
+} // namespace
+
+BufferCurvePoint buffer_curve_point(const ExploreResult &result, const Workload &workload,
+                                    double capacity_words) {
+  BufferCurvePoint p = empty_curve_point(capacity_words);
+  for (const FrontPoint &f : result.front)
+    add_to_curve_point(p, f.objectives);
   p.io_lower_bound = gemm_io_lower_bound(workload, capacity_words);
   return p;
+}
+
+BufferCurvePoint buffer_curve_point(const HierExploreResult &result, const Workload &workload,
+                                    const Hierarchy &hierarchy) {
+  BufferCurvePoint p = empty_curve_point(static_cast<double>(*hierarchy.levels[1].capacity_words));
+  for (const HierPlan &plan : result.front)
+    add_to_curve_point(p, plan.objectives);
+  p.io_lower_bound = gemm_io_lower_bound(workload, hier_on_chip_words(hierarchy));
+  return p;
+}
+
+double hier_on_chip_words(const Hierarchy &hierarchy) {
+  double words = 0;
+  for (size_t l = 1; l < hierarchy.levels.size(); ++l)
+    words += static_cast<double>(*hierarchy.levels[l].capacity_words) *
+             static_cast<double>(hierarchy.instances(static_cast<int>(l)));
+  return words;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include "dse/ir/hardware.hpp"
 #include "dse/search/explore.hpp"
+#include "dse/search/hier_explore.hpp"
 #include "dse/search/sweep.hpp"
 
 namespace dse {
@@ -17,6 +18,9 @@ std::string summary_header();
 /// A feasible case's summary fields: best latency, energy and EDP with their dataflows, then
 /// `feasible` = yes.
 std::string summary_fields(const ExploreResult &result, const Hardware &hw);
+/// The same for a general hierarchy's front, each dataflow its plan's mapping line.
+std::string summary_fields(const HierExploreResult &result, const Workload &workload,
+                           const Hardware &hw);
 
 /// The buffer curve's columns after the workload column (from capacity_words on).
 std::string curve_header();
@@ -27,10 +31,10 @@ std::string curve_fields(const BufferCurvePoint &p);
 /// like a feasible row), separator first: empty ones, then `feasible` = no (the last column).
 std::string infeasible_fields(const std::string &header, size_t shared);
 
-/// The answer of --within for one curve: "workload W on CONFIGURATION: smallest global buffer
-/// within P% of the best OBJECTIVE is N words (K KiB)".
+/// The answer of --within for one curve: "workload W on CONFIGURATION: smallest BUFFER within P%
+/// of the best OBJECTIVE is N words (K KiB)", BUFFER being "global buffer" or a level's name.
 std::string within_answer(const std::string &workload, const std::string &configuration,
-                          double percent, const std::string &objective, double capacity_words,
-                          int word_bytes);
+                          const std::string &buffer, double percent, const std::string &objective,
+                          double capacity_words, int word_bytes);
 
 } // namespace dse

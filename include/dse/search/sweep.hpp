@@ -1,6 +1,7 @@
 // Hardware sweeps: every (configuration, workload) pair explored with one candidate cache, so
 // candidate generation and symbolic pruning run once per workload structure, not per
-// configuration; and the buffer-size curve (lowest DRAM traffic per global-buffer capacity).
+// configuration (on a general hierarchy: the exact front of explore_hier per pair); and the
+// buffer-size curve (lowest DRAM traffic per global-buffer, or level-1, capacity).
 #pragma once
 
 #include <array>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "dse/search/explore.hpp"
+#include "dse/search/hier_explore.hpp"
 
 namespace dse {
 
@@ -27,6 +29,13 @@ struct SweepOutcome {
 SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions &options,
                        const ProgressReporter &progress = {});
 
+/// Explores every case (each a general hierarchy) with explore_hier, in order, with `options`
+/// but each case's hardware's first-read elision; `progress` sees "case i/n: workload on hw" as
+/// each case finishes. Every case has a front: every tensor may bypass every on-chip level.
+std::vector<HierExploreResult> run_hier_sweep(const std::vector<SweepCase> &cases,
+                                              const HierSearchOptions &options,
+                                              const ProgressReporter &progress = {});
+
 /// The best mapping at one capacity: the one moving the fewest DRAM words (ties: lower latency,
 /// then energy), and the best latency and energy reachable at that capacity.
 struct BufferCurvePoint {
@@ -43,6 +52,13 @@ struct BufferCurvePoint {
 /// Reads a curve point off a front explored over latency, energy and DRAM traffic.
 BufferCurvePoint buffer_curve_point(const ExploreResult &result, const Workload &workload,
                                     double capacity_words);
+/// The same off a general hierarchy's front, at level 1's capacity. Level 1 may be bypassed, so
+/// the I/O bound takes every on-chip word (hier_on_chip_words) as its fast memory.
+BufferCurvePoint buffer_curve_point(const HierExploreResult &result, const Workload &workload,
+                                    const Hierarchy &hierarchy);
+
+/// Words of every on-chip level together: each level's capacity times its instances.
+double hier_on_chip_words(const Hierarchy &hierarchy);
 
 /// I/O lower bound of a workload made of one GEMM-like einsum `C[i,j] += A[i,k] * B[k,j]` with
 /// `capacity_words` of buffer: max(MK + KN + MN, 2MNK/sqrt(S) - 2S) (Smith et al.); empty for
