@@ -1,6 +1,7 @@
 // `dse eval`: the full breakdown of one user-specified mapping, as text or JSON. Hardware in
 // today's form is evaluated by the legacy model; a general hierarchy (or a Timeloop architecture,
-// problem and mapping) by the per-level model of docs/HIERARCHY.md §4.
+// problem and mapping) by the per-level model of docs/HIERARCHY.md §4, each softmax or
+// elementwise operator as a vector pass after its einsum.
 #include <algorithm>
 
 #include "dse/cli/commands.hpp"
@@ -12,6 +13,7 @@
 #include "dse/config/mapping_loader.hpp"
 #include "dse/config/timeloop_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/chain.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/model/mapping_resolution.hpp"
@@ -19,6 +21,15 @@
 namespace dse {
 
 namespace {
+
+/// The softmax and elementwise operators applied to einsum `op`'s output, in workload order.
+std::vector<int> attached_operators(const Workload &workload, int op) {
+  for (const Chain &chain : detect_chains(workload))
+    for (const ChainLink &link : chain.links)
+      if (link.einsum_op == op)
+        return link.attached_ops;
+  return {};
+}
 
 bool holds_section(const std::string &path, TimeloopSection section, std::uint64_t max_mib) {
   const std::vector<TimeloopSection> sections = timeloop_file_sections(path, max_mib);
@@ -63,12 +74,20 @@ int run_hier_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel m
   const Workload workload = load_eval_workload(args);
   const std::vector<HierSegmentMapping> segments = load_eval_mapping(args, hw, workload);
   const bool elision = hw.hierarchy.first_read_elision && !args.no_first_read_elision;
+  const std::vector<double> attached_words = attached_input_words(workload);
   std::vector<HierSegmentReport> reports;
   for (const HierSegmentMapping &s : segments) {
     const Operator &op = workload.ops[static_cast<size_t>(s.op)];
     if (const std::optional<std::string> why = hier_mapping_violation(hw, workload, op, s.mapping))
       throw UserError(s.where, *why);
-    reports.push_back({&op, evaluate_hier_mapping(hw, workload, op, s.mapping, elision, model)});
+    reports.push_back(
+        {&op, evaluate_hier_mapping(hw, workload, op, s.mapping, elision, model), std::nullopt});
+    for (int attached : attached_operators(workload, s.op)) {
+      const Operator &a = workload.ops[static_cast<size_t>(attached)];
+      reports.push_back(
+          {&a, HierCost{},
+           evaluate_hier_vector_pass(hw, a, attached_words[static_cast<size_t>(attached)], model)});
+    }
   }
   write_output(args.output_path, args.json
                                      ? hier_eval_json(hw, workload, reports, elision).dump(2) + "\n"

@@ -38,7 +38,19 @@ void write_tensor_rows(std::ostringstream &out, const Operator &op, const HierLe
   }
 }
 
+void write_pass_text(std::ostringstream &out, const Operator &op, const HierVectorPass &p) {
+  out << "segment: " << escape_control(op.name) << " (vector pass)\n";
+  out << "  vector_ops " << exact_number(p.vector_ops) << ", dram_reads "
+      << exact_number(p.dram_reads) << ", dram_updates " << exact_number(p.dram_updates)
+      << ", compute_cycles " << exact_number(p.compute_cycles) << ", transfer_cycles "
+      << exact_number(p.transfer_cycles) << "\n";
+  out << "  latency_cycles " << exact_number(p.latency_cycles) << ", energy_pj "
+      << exact_number(p.energy_pj) << "\n";
+}
+
 void write_segment_text(std::ostringstream &out, const Hardware &hw, const HierSegmentReport &s) {
+  if (s.pass)
+    return write_pass_text(out, *s.op, *s.pass);
   const HierCost &c = s.cost;
   out << "segment: " << escape_control(s.op->name) << "\n";
   for (size_t l = 0; l < c.levels.size(); ++l) {
@@ -82,7 +94,21 @@ nlohmann::ordered_json level_json(const StorageLevel &storage, const Operator &o
   return j;
 }
 
+nlohmann::ordered_json pass_json(const Operator &op, const HierVectorPass &p) {
+  return {{"operator", op.name},
+          {"vector_pass",
+           {{"vector_ops", p.vector_ops},
+            {"dram_reads", p.dram_reads},
+            {"dram_updates", p.dram_updates},
+            {"compute_cycles", p.compute_cycles},
+            {"transfer_cycles", p.transfer_cycles}}},
+          {"latency_cycles", p.latency_cycles},
+          {"energy_pj", p.energy_pj}};
+}
+
 nlohmann::ordered_json segment_json(const Hardware &hw, const HierSegmentReport &s) {
+  if (s.pass)
+    return pass_json(*s.op, *s.pass);
   const HierCost &c = s.cost;
   nlohmann::ordered_json j;
   j["operator"] = s.op->name;
@@ -105,8 +131,8 @@ nlohmann::ordered_json segment_json(const Hardware &hw, const HierSegmentReport 
 HierEvalTotals hier_eval_totals(const std::vector<HierSegmentReport> &segments) {
   HierEvalTotals t;
   for (const HierSegmentReport &s : segments) {
-    t.latency_cycles += s.cost.latency_cycles;
-    t.energy_pj += s.cost.energy_pj;
+    t.latency_cycles += s.pass ? s.pass->latency_cycles : s.cost.latency_cycles;
+    t.energy_pj += s.pass ? s.pass->energy_pj : s.cost.energy_pj;
   }
   return t;
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "dse/ir/chain.hpp"
 #include "dse/model/hier_cost.hpp"
 
 namespace dse {
@@ -25,6 +26,25 @@ HierVectorPass evaluate_hier_vector_pass(const Hardware &hw, const Operator &op,
   p.energy_pj = p.vector_ops * h.mac_pj + p.dram_reads * h.levels[0].read_pj +
                 p.dram_updates * h.levels[0].update_pj;
   return p;
+}
+
+std::vector<double> attached_input_words(const Workload &workload) {
+  std::vector<double> words(workload.ops.size(), 0);
+  for (const Chain &chain : detect_chains(workload))
+    for (const ChainLink &link : chain.links) {
+      double elements = 1;
+      for (const IndexExpr &index :
+           workload.ops[static_cast<size_t>(link.einsum_op)].einsum.output.indices) {
+        double span = 1;
+        for (const IndexTerm &term : index.terms)
+          span +=
+              static_cast<double>(term.coef) * static_cast<double>(workload.dim_size(term.dim) - 1);
+        elements *= span;
+      }
+      for (int attached : link.attached_ops)
+        words[static_cast<size_t>(attached)] = elements;
+    }
+  return words;
 }
 
 } // namespace dse

@@ -40,10 +40,7 @@ public:
   explicit SequencePolicy(std::vector<Objective> objectives) : objectives_(std::move(objectives)) {}
 
   ParetoFront::Key key(const FrontPoint &p) const {
-    ParetoFront::Key key{};
-    for (size_t i = 0; i < objectives_.size(); ++i)
-      key[i] = objective_value(p.objectives, objectives_[i]);
-    return key;
+    return ParetoFront::key_of(p.objectives, objectives_);
   }
   size_t dimensions() const { return objectives_.size(); }
   bool tie_before(const FrontPoint &, const FrontPoint &) const { return false; }
@@ -51,12 +48,7 @@ public:
   FrontPoint combine(const FrontPoint &x, const FrontPoint &y) const {
     FrontPoint s = x;
     s.parts.insert(s.parts.end(), y.parts.begin(), y.parts.end());
-    Objectives &o = s.objectives;
-    o.latency_s += y.objectives.latency_s;
-    o.energy_pj += y.objectives.energy_pj;
-    o.dram_words += y.objectives.dram_words;
-    o.buffer_words = std::max(o.buffer_words, y.objectives.buffer_words);
-    o.edp = o.latency_s * o.energy_pj;
+    s.objectives = objectives_in_sequence(x.objectives, y.objectives);
     MetricTotals &t = s.totals;
     t.dram_reads += y.totals.dram_reads;
     t.dram_writes += y.totals.dram_writes;

@@ -1,7 +1,6 @@
 // A workload's front on a hierarchy of any depth: per-operator fronts summed in sequence.
 #include "dse/search/hier_explore.hpp"
 
-#include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
 
 namespace dse {
@@ -17,10 +16,7 @@ public:
       : objectives_(std::move(objectives)) {}
 
   ParetoFront::Key key(const HierPlan &p) const {
-    ParetoFront::Key key{};
-    for (size_t i = 0; i < objectives_.size(); ++i)
-      key[i] = objective_value(p.objectives, objectives_[i]);
-    return key;
+    return ParetoFront::key_of(p.objectives, objectives_);
   }
   size_t dimensions() const { return objectives_.size(); }
   bool tie_before(const HierPlan &, const HierPlan &) const { return false; }
@@ -28,12 +24,7 @@ public:
   HierPlan combine(const HierPlan &x, const HierPlan &y) const {
     HierPlan s = x;
     s.parts.insert(s.parts.end(), y.parts.begin(), y.parts.end());
-    Objectives &o = s.objectives;
-    o.latency_s += y.objectives.latency_s;
-    o.energy_pj += y.objectives.energy_pj;
-    o.dram_words += y.objectives.dram_words;
-    o.buffer_words = std::max(o.buffer_words, y.objectives.buffer_words);
-    o.edp = o.latency_s * o.energy_pj;
+    s.objectives = objectives_in_sequence(x.objectives, y.objectives);
     return s;
   }
 
@@ -46,26 +37,6 @@ std::vector<HierPlan> single_operator_plans(const HierSearchResult &search) {
   for (size_t i = 0; i < search.front.size(); ++i)
     plans.push_back(HierPlan{search.front[i].objectives, {i}});
   return plans;
-}
-
-/// Words of the output of each attached operator's einsum, by attached operator index.
-std::vector<double> attached_input_words(const Workload &workload) {
-  std::vector<double> words(workload.ops.size(), 0);
-  for (const Chain &chain : detect_chains(workload))
-    for (const ChainLink &link : chain.links) {
-      double elements = 1;
-      for (const IndexExpr &index :
-           workload.ops[static_cast<size_t>(link.einsum_op)].einsum.output.indices) {
-        double span = 1;
-        for (const IndexTerm &term : index.terms)
-          span +=
-              static_cast<double>(term.coef) * static_cast<double>(workload.dim_size(term.dim) - 1);
-        elements *= span;
-      }
-      for (int attached : link.attached_ops)
-        words[static_cast<size_t>(attached)] = elements;
-    }
-  return words;
 }
 
 HierOperatorFront vector_pass_front(const Hardware &hw, const Workload &workload, size_t op,

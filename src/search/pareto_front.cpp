@@ -61,11 +61,21 @@ ParetoFront::ParetoFront(std::vector<Objective> objectives) : objectives_(std::m
     throw UserError("expected between 1 and 4 objectives");
 }
 
-ParetoFront::Key ParetoFront::key_of(const Objectives &o) const {
+ParetoFront::Key ParetoFront::key_of(const Objectives &o, const std::vector<Objective> &selection) {
   Key key{};
-  for (size_t i = 0; i < objectives_.size(); ++i)
-    key[i] = objective_value(o, objectives_[i]);
+  for (size_t i = 0; i < selection.size(); ++i)
+    key[i] = objective_value(o, selection[i]);
   return key;
+}
+
+Objectives objectives_in_sequence(const Objectives &a, const Objectives &b) {
+  Objectives o = a;
+  o.latency_s += b.latency_s;
+  o.energy_pj += b.energy_pj;
+  o.dram_words += b.dram_words;
+  o.buffer_words = std::max(o.buffer_words, b.buffer_words);
+  o.edp = o.latency_s * o.energy_pj;
+  return o;
 }
 
 namespace {

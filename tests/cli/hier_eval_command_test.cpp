@@ -100,13 +100,5 @@ TEST_F(HierEvalTest, ElisionSwitchIsRefusedOnLegacyHardware) {
                "timeloop); 'tiny' uses the legacy model");
 }
 
-TEST_F(HierEvalTest, SweepsRefuseAGeneralHierarchyByName) {
-  const std::string hw = repo_file("hw_configs/a16-timeloop.yaml");
-  expect_error({"sweep", "--hw", hw, "--workload", repo_file("workloads/gemm-256.yaml")},
-               hw + ": error: 'a16-timeloop' is a general hierarchy (counting: timeloop); dse "
-                    "sweep handles hardware in today's form (counting: legacy) only so far, "
-                    "and dse eval evaluates mappings on general hierarchies");
-}
-
 } // namespace
 } // namespace dse::testing

@@ -1,6 +1,7 @@
 // `dse explore` on general hierarchies: the front as CSV and JSON with the same numbers, a front
 // that no hand-written mapping beats (the shipped mapping, evaluated by `dse eval`), a softmax's
-// vector pass between its einsums, and the options it refuses by name.
+// vector pass between its einsums, front points that round-trip through --emit-mapping and
+// `dse eval`, and the options it refuses by name.
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
@@ -86,6 +87,36 @@ TEST_F(HierExploreTest, ASoftmaxRunsAsAVectorPassBetweenItsEinsums) {
     EXPECT_EQ(point["energy_pj"].get<double>(), energy);
     EXPECT_EQ(point["latency_cycles"].get<double>(), cycles);
   }
+}
+
+TEST_F(HierExploreTest, EveryFrontPointRoundTripsThroughEmitMappingAndEval) {
+  write("w.yaml", "name: att\ndims: {h: 2, m: 64, n: 64, k: 16, l: 16}\nops:\n"
+                  "  - {name: qk, einsum: \"S[h,m,n] += Q[h,m,k] * K[h,n,k]\"}\n"
+                  "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
+                  "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n");
+  const std::vector<std::string> explore = {"explore",
+                                            "--hw",
+                                            repo_file("hw_configs/a16-timeloop.yaml"),
+                                            "--workload",
+                                            "w.yaml",
+                                            "--objectives",
+                                            "latency,energy,dram"};
+  const Csv front = parse_csv(run_ok(explore).out);
+  ASSERT_FALSE(front.rows.empty());
+  for (size_t i = 0; i < front.rows.size(); ++i) {
+    write("m.yaml", run_ok(concat(explore, {"--emit-mapping", std::to_string(i)})).out);
+    const nlohmann::json eval =
+        nlohmann::json::parse(run_ok({"eval", "--hw", repo_file("hw_configs/a16-timeloop.yaml"),
+                                      "--workload", "w.yaml", "--mapping", "m.yaml", "--json"})
+                                  .out);
+    EXPECT_EQ(eval["total"]["latency_s"].get<double>(), front.number(i, "latency_s"));
+    EXPECT_EQ(eval["total"]["energy_pj"].get<double>(), front.number(i, "energy_pj"));
+  }
+}
+
+TEST_F(HierExploreTest, EmitMappingBeyondTheFrontIsNamed) {
+  expect_error(concat(kExploreA16, {"--emit-mapping", "7"}),
+               "error: --emit-mapping 7: the front has 1 points");
 }
 
 } // namespace

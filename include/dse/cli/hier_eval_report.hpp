@@ -4,6 +4,7 @@
 // same exact numbers.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,13 +12,15 @@
 
 #include "dse/ir/hardware.hpp"
 #include "dse/model/hier_cost.hpp"
+#include "dse/model/hier_vector_pass.hpp"
 
 namespace dse {
 
-/// One evaluated segment: the operator and its cost.
+/// One evaluated segment: an einsum and its cost, or an attached operator's vector pass.
 struct HierSegmentReport {
   const Operator *op = nullptr;
   HierCost cost;
+  std::optional<HierVectorPass> pass;
 };
 
 /// Segments run one after another: latency and energy add up.

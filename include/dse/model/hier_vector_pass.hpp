@@ -5,6 +5,8 @@
 // back, as the legacy model's softmax pass). An elementwise operator moves no extra words.
 #pragma once
 
+#include <vector>
+
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/model/cost.hpp"
@@ -21,6 +23,10 @@ struct HierVectorPass {
   double latency_cycles = 0;
   double energy_pj = 0;
 };
+
+/// Per operator of `workload` (by index): the words of the tensor an attached operator reads
+/// (its einsum's output), 0 for einsums.
+std::vector<double> attached_input_words(const Workload &workload);
 
 /// The pass of attached operator `op` (softmax or elementwise) of `workload`, whose input has
 /// `elements` words.

@@ -18,6 +18,10 @@ Objective parse_objective(const std::string &name); // throws UserError
 const char *objective_name(Objective o);
 double objective_value(const Objectives &o, Objective which);
 
+/// The objectives of running a plan with objectives `a`, then one with `b`: latency, energy and
+/// DRAM words add up, the buffer need is the larger one.
+Objectives objectives_in_sequence(const Objectives &a, const Objectives &b);
+
 struct ParetoPoint {
   std::array<double, kMaxObjectives> key{}; // selected objectives, unused entries 0
   std::uint64_t candidate = 0;
@@ -32,7 +36,9 @@ public:
 
   using Key = std::array<double, kMaxObjectives>;
   /// The selected objectives of `o`, in this front's order (unused entries 0).
-  Key key_of(const Objectives &o) const;
+  Key key_of(const Objectives &o) const { return key_of(o, objectives_); }
+  /// The entries of `selection` of `o`, in that order (unused entries 0).
+  static Key key_of(const Objectives &o, const std::vector<Objective> &selection);
   /// Fills `key` from `objectives` for this front's objective selection.
   void set_key(ParetoPoint &p) const { p.key = key_of(p.objectives); }
   /// Whether a point with this key and these ids would enter the front (cheap; no insertion).
