@@ -275,7 +275,6 @@ SweepSearch sweep_search(const SweepArgs &args, const Hardware &first) {
     return search;
   }
   search.general = hier_search_options(args.search, first);
-  search.general.threads = args.search.threads;
   if (args.buffer_curve)
     search.general.objectives = curve;
   return search;
