@@ -1,8 +1,8 @@
 // The exact hierarchical search: spatial rows x keep vectors x tilings (innermost level first,
 // capacity-filtered, maximal when pruning) x loop orders, into one Pareto front. Each (spatial row,
 // keep vector) is one task with its own front, skipped whole when its least deliveries are rejected
-// (§7.3); tasks run in fixed batches on TBB, each batch reading the front of the batches before
-// it, so the work done and the front are the same for any thread count.
+// (docs/HIERARCHY.md §7.3); tasks run in fixed batches on TBB, each batch reading the front of the
+// batches before it, so the work done and the front are the same for any thread count.
 #include "dse/search/hier_search.hpp"
 
 #include <algorithm>

@@ -1,11 +1,13 @@
-// Citations of the design document point somewhere: every section number that a source, header,
-// test, benchmark, fuzz target or script cites (`docs/DESIGN.md §N` or `§N.M`) is the number of a
-// heading of docs/DESIGN.md, the document is always named by its path in the repository, and no
-// citation of the old bare form (the word DESIGN followed by a number) is left.
+// Citations of the design documents point somewhere: every section number that a source, header,
+// test, benchmark, fuzz target or script cites (`docs/DESIGN.md §N` or `§N.M`; a bare `§N` cites
+// the document named last before it in the file, docs/DESIGN.md or docs/HIERARCHY.md) is the
+// number of a heading of that document, docs/DESIGN.md is always named by its path in the
+// repository, and no citation of the old bare form (the word DESIGN followed by a number) is left.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -85,20 +87,36 @@ std::vector<ScannedFile> scanned_files() {
   return out;
 }
 
-/// One section number found in a file, where it was found.
+/// One section number found in a file, where it was found and which document it cites.
 struct Reference {
   std::string where; // file:line
   std::string section;
+  std::string document; // docs/DESIGN.md or docs/HIERARCHY.md
 };
 
-/// Every section number written after a section sign in `text`.
-std::vector<Reference> section_references(const std::string &name, const std::string &text) {
-  static const std::regex reference(kSectionSign + R"([ \t]*([0-9]+(\.[0-9]+)*))");
+/// Every section number written after a section sign in `text`. A number right after a
+/// document's name (`docs/HIERARCHY.md §4`, or inside the documents the name without its folder)
+/// cites that document; any other cites `self` in a design document, and in other files the
+/// document named last before it (docs/DESIGN.md when none is).
+std::vector<Reference> section_references(const std::string &name, const std::string &text,
+                                          const std::string &self = "") {
+  static const std::string number = "[ \t]*([0-9]+(\\.[0-9]+)*)";
+  static const std::regex token("(docs/)?(DESIGN|HIERARCHY)\\.md`?[ \t]*(" + kSectionSign + number +
+                                ")?|" + kSectionSign + number);
+  std::string last_named = "docs/DESIGN.md";
   std::vector<Reference> out;
   const std::vector<std::string> lines = lines_of(text);
   for (size_t i = 0; i < lines.size(); ++i)
-    for (std::sregex_iterator m(lines[i].begin(), lines[i].end(), reference), end; m != end; ++m)
-      out.push_back({name + ":" + std::to_string(i + 1), (*m)[1].str()});
+    for (std::sregex_iterator m(lines[i].begin(), lines[i].end(), token), end; m != end; ++m) {
+      const std::string where = name + ":" + std::to_string(i + 1);
+      if ((*m)[2].matched) {
+        last_named = "docs/" + (*m)[2].str() + ".md";
+        if ((*m)[3].matched)
+          out.push_back({where, (*m)[4].str(), last_named});
+        continue;
+      }
+      out.push_back({where, (*m)[6].str(), !self.empty() ? self : last_named});
+    }
   return out;
 }
 
@@ -122,14 +140,20 @@ std::string joined(const std::vector<std::string> &items) {
 }
 
 TEST(DesignCitations, EveryCitedSectionIsAHeadingOfTheDocument) {
-  ASSERT_TRUE(fs::is_regular_file(kDesign)) << kDesign << " is missing";
-  const std::string document = read_file(kDesign);
-  const std::set<std::string> sections = heading_numbers(document);
-  ASSERT_FALSE(sections.empty()) << "no numbered headings in " << kDesign;
+  std::map<std::string, std::set<std::string>> sections;
+  std::vector<Reference> references;
+  for (const char *name : {"docs/DESIGN.md", "docs/HIERARCHY.md"}) {
+    ASSERT_TRUE(fs::is_regular_file(kRoot / name)) << name << " is missing";
+    const std::string document = read_file(kRoot / name);
+    sections[name] = heading_numbers(document);
+    ASSERT_FALSE(sections[name].empty()) << "no numbered headings in " << name;
+    // The documents' own cross-references must resolve too.
+    const std::vector<Reference> internal = section_references(name, document, name);
+    references.insert(references.end(), internal.begin(), internal.end());
+  }
 
   const std::vector<ScannedFile> files = scanned_files();
   ASSERT_GT(files.size(), 100u) << "the scan found too few files under " << kRoot;
-  std::vector<Reference> references;
   size_t citations = 0; // references written as docs/DESIGN.md followed by a section
   const std::regex citation("docs/DESIGN\\.md[ \t]*" + kSectionSign + "[ \t]*[0-9]");
   for (const ScannedFile &f : files) {
@@ -138,16 +162,13 @@ TEST(DesignCitations, EveryCitedSectionIsAHeadingOfTheDocument) {
     citations += static_cast<size_t>(std::distance(
         std::sregex_iterator(f.text.begin(), f.text.end(), citation), std::sregex_iterator()));
   }
-  // The document's own cross-references must resolve too.
-  const std::vector<Reference> internal = section_references("docs/DESIGN.md", document);
-  references.insert(references.end(), internal.begin(), internal.end());
   EXPECT_GT(citations, 10u) << "expected the sources to cite docs/DESIGN.md by section";
 
   std::vector<std::string> dangling;
   for (const Reference &r : references)
-    if (!sections.count(r.section))
-      dangling.push_back(r.where + ": section " + r.section);
-  EXPECT_TRUE(dangling.empty()) << "sections cited but absent from docs/DESIGN.md:\n"
+    if (!sections[r.document].count(r.section))
+      dangling.push_back(r.where + ": section " + r.section + " of " + r.document);
+  EXPECT_TRUE(dangling.empty()) << "sections cited but absent from their document:\n"
                                 << joined(dangling);
 }
 
