@@ -297,7 +297,7 @@ Hardware hardware_from_yaml(const YAML::Node &root, const std::string &file_name
   const bool general = top.has("hierarchy");
   if (general)
     top.allow_only({"name", "source", "clock_ghz", "word_bytes", "counting", "first_read_elision",
-                    "hierarchy", "compute", "dma_units"});
+                    "hierarchy", "compute", "dma_units", "mapspace"});
   else
     top.allow_only({"name", "source", "clock_ghz", "word_bytes", "cores", "pe_array", "vector",
                     "levels", "dma_units", "counting", "first_read_elision"});

@@ -1,7 +1,7 @@
 // Reads the general form of the hardware file (docs/HIERARCHY.md §2.1): storage levels and
 // spatial fan-outs of any depth, in nest order, outermost first. name, source, clock_ghz,
 // word_bytes and dma_units are as in today's form (hardware_loader.cpp); cores, pe_array, vector
-// and levels are not keys of this form, and mapspace constraints (§2.2) are not read yet.
+// and levels are not keys of this form.
 //
 //   counting: timeloop               # optional: timeloop (default here) or legacy (below)
 //   first_read_elision: true         # optional bool (default true), with timeloop only
@@ -19,6 +19,10 @@
 //     - {level: RF, capacity_words: 32, read_energy_pj: 0.3, write_energy_pj: 0.35,
 //        holds: [output, operand1]}
 //   compute: {mac_energy_pj: 0.8}    # required; or {fma_energy_pj: 1.0, vector: true}
+//   mapspace:                        # optional search constraints (§2.2), one per target
+//     - {target: L1, factors: {k: 1}, order: [n, m]}
+//     - {target: mesh, x: [n], y: [m], one_axis_per_dim: true, min_utilisation: 0.5}
+//     - {target: RF, keep: [output], bypass: [operand1]}
 //
 // Levels: read_energy_pj and write_energy_pj are required (pJ per word, 0..1e9);
 // fill_energy_pj and update_energy_pj default to write_energy_pj. Bandwidths are words per cycle
@@ -32,6 +36,12 @@
 // given, must equal the product of the fan-out sizes above the level.
 // Fan-outs: x and y (default 1) are 1..2^20; multicast and reduction default to true; all
 // fan-outs together give at most 2^31 compute units.
+// Mapspace: each entry names a level or fan-out as `target`. On a level: keep and bypass (roles or
+// tensor names, not both naming one; on-chip levels only, a kept role within `holds`), factors
+// (dimension: fixed factor 1..2^31-1) and order (dimensions, outermost first). On a fan-out: x and
+// y (dimensions allowed on each axis), one_axis_per_dim (bool) and min_utilisation (0..1).
+// Dimension and tensor names are checked against each workload by the search and the mapping
+// check; counting: legacy takes no mapspace.
 //
 // counting: legacy takes today's shape only (a backing store, a buffer, one fan-out and an
 // optional register file) with today's keys per level (bandwidth_gbps required on the backing
@@ -42,6 +52,7 @@
 #include "hierarchy_loader.hpp"
 
 #include <array>
+#include <map>
 #include <optional>
 #include <set>
 #include <utility>
@@ -286,6 +297,140 @@ void read_legacy_hierarchy(const YamlMap &top, const std::vector<Entry> &entries
   hw.hierarchy.fanouts[1][0].name = fanout_name;
 }
 
+/// Each `hierarchy` entry as a rule addresses it: a level's index, or a fan-out's gap and place
+/// in Hierarchy::fanouts.
+std::map<std::string, MapspaceRule> rule_targets(const std::vector<Entry> &entries) {
+  std::map<std::string, MapspaceRule> targets;
+  int level = -1, fanout = 0;
+  for (const Entry &entry : entries) {
+    MapspaceRule rule;
+    rule.on_level = entry.id.is_level;
+    level += entry.id.is_level ? 1 : 0;
+    fanout = entry.id.is_level ? 0 : fanout + 1;
+    rule.level = level;
+    rule.fanout = entry.id.is_level ? 0 : fanout - 1;
+    targets.emplace(entry.id.name, std::move(rule));
+  }
+  return targets;
+}
+
+/// The names listed under `key`, each once.
+std::vector<MapspaceName> read_names(const YamlMap &m, std::string_view key) {
+  std::vector<MapspaceName> names;
+  for (const YAML::Node &item : m.list(key)) {
+    const std::string name = m.string_value(item, key);
+    for (const MapspaceName &seen : names)
+      if (seen.name == name)
+        m.fail(item, std::string(key) + " names '" + name + "' twice");
+    names.push_back({name, location_of(item, m.file_name())});
+  }
+  return names;
+}
+
+std::vector<MapspaceName> optional_names(const YamlMap &m, std::string_view key) {
+  return m.has(key) ? read_names(m, key) : std::vector<MapspaceName>{};
+}
+
+/// Role bits of the role names among `names`; the other names go to `tensors`.
+std::uint8_t split_roles(const std::vector<MapspaceName> &names,
+                         std::vector<MapspaceName> &tensors) {
+  std::uint8_t roles = 0;
+  for (const MapspaceName &n : names) {
+    const auto *role = std::find_if(kRoles.begin(), kRoles.end(),
+                                    [&n](const auto &r) { return r.first == n.name; });
+    if (role == kRoles.end())
+      tensors.push_back(n);
+    else
+      roles |= role->second;
+  }
+  return roles;
+}
+
+void read_keep_and_bypass(const YamlMap &m, const StorageLevel &level, bool backing_store,
+                          MapspaceRule &rule) {
+  if (backing_store && (m.has("keep") || m.has("bypass")))
+    m.fail(m.key_node(m.has("keep") ? "keep" : "bypass"),
+           "the backing store keeps every tensor; keep and bypass apply to on-chip levels");
+  const std::vector<MapspaceName> keep = optional_names(m, "keep");
+  const std::vector<MapspaceName> bypass = optional_names(m, "bypass");
+  for (const MapspaceName &b : bypass)
+    for (const MapspaceName &k : keep)
+      if (b.name == k.name)
+        throw UserError(b.where, m.context() + ": keep and bypass both name '" + b.name + "'");
+  rule.keep_roles = split_roles(keep, rule.keep_tensors);
+  rule.bypass_roles = split_roles(bypass, rule.bypass_tensors);
+  const std::uint8_t forbidden = rule.keep_roles & ~level.holds;
+  if (forbidden != 0)
+    m.fail(m.required("keep"),
+           "keep names " + roles_text(forbidden) +
+               ", which the level may not hold (its holds: " + roles_text(level.holds) + ")");
+}
+
+void read_factors(const YamlMap &m, MapspaceRule &rule) {
+  if (!m.has("factors"))
+    return;
+  const YamlMap factors = m.map("factors", m.context() + " factors");
+  for (const auto &[key, value] : factors.entries())
+    rule.factors.push_back({{key.Scalar(), location_of(key, m.file_name())},
+                            m.integer_value(value, "factors", 1, kMaxDimensionSize)});
+}
+
+void read_level_rule(const YamlMap &m, const Hierarchy &h, MapspaceRule &rule) {
+  m.allow_only({"target", "keep", "bypass", "factors", "order"});
+  const auto level = static_cast<size_t>(rule.level);
+  read_keep_and_bypass(m, h.levels[level], level == 0, rule);
+  read_factors(m, rule);
+  rule.order = optional_names(m, "order");
+}
+
+void read_fanout_rule(const YamlMap &m, MapspaceRule &rule) {
+  m.allow_only({"target", "x", "y", "one_axis_per_dim", "min_utilisation"});
+  if (m.has("x"))
+    rule.x = read_names(m, "x");
+  if (m.has("y"))
+    rule.y = read_names(m, "y");
+  rule.one_axis_per_dim = m.boolean_or("one_axis_per_dim", false);
+  rule.min_utilisation = m.number_or("min_utilisation", 0.0, Bound::NonNegative);
+  if (rule.min_utilisation > 1)
+    m.fail(m.required("min_utilisation"), "min_utilisation must be between 0 and 1, got " +
+                                              m.required("min_utilisation").Scalar());
+}
+
+/// Fails when `rule`'s target already has a rule (one per level or fan-out).
+void check_single_rule(const YamlMap &m, const Hierarchy &h, const MapspaceRule &rule) {
+  for (const MapspaceRule &other : h.mapspace)
+    if (other.on_level == rule.on_level && other.level == rule.level && other.fanout == rule.fanout)
+      m.fail(m.required("target"), "target '" + m.string("target") +
+                                       "' already has a mapspace constraint, at line " +
+                                       std::to_string(other.where.line));
+}
+
+/// The `mapspace` list: one rule per entry, its target a level or fan-out of `entries`.
+void read_mapspace(const YamlMap &top, const std::vector<Entry> &entries, Hierarchy &h) {
+  if (!top.has("mapspace"))
+    return;
+  const std::map<std::string, MapspaceRule> targets = rule_targets(entries);
+  const YAML::Node &list = top.list("mapspace");
+  for (size_t i = 0; i < list.size(); ++i) {
+    const YamlMap entry(list[i], top.file_name(), "mapspace[" + std::to_string(i) + "]");
+    const std::string target = entry.name("target");
+    const auto found = targets.find(target);
+    if (found == targets.end())
+      entry.fail(entry.required("target"),
+                 "target '" + target + "' is not a level or fan-out of the hierarchy");
+    MapspaceRule rule = found->second;
+    rule.where = location_of(list[i], top.file_name());
+    const YamlMap m(list[i], top.file_name(),
+                    "mapspace constraint on " + entry_text(rule.on_level, target));
+    check_single_rule(m, h, rule);
+    if (rule.on_level)
+      read_level_rule(m, h, rule);
+    else
+      read_fanout_rule(m, rule);
+    h.mapspace.push_back(std::move(rule));
+  }
+}
+
 } // namespace
 
 void require_at_most_one(const YamlMap &m, std::string_view first, std::string_view second) {
@@ -318,6 +463,9 @@ std::string roles_text(std::uint8_t roles) {
 void read_general_form(const YamlMap &top, Hardware &hw, Counting counting) {
   const std::vector<Entry> entries = read_entries(top);
   if (counting == Counting::Legacy) {
+    if (top.has("mapspace"))
+      top.fail(top.key_node("mapspace"), "mapspace constraints need counting: timeloop (the "
+                                         "legacy search does not read them)");
     read_legacy_hierarchy(top, entries, hw);
     return;
   }
@@ -325,6 +473,7 @@ void read_general_form(const YamlMap &top, Hardware &hw, Counting counting) {
   const ComputeSpec compute = read_compute_section(top);
   hw.hierarchy.mac_pj = compute.energy_pj;
   hw.hierarchy.vector = compute.vector;
+  read_mapspace(top, entries, hw.hierarchy);
 }
 
 } // namespace dse

@@ -321,12 +321,17 @@ TEST(HierarchyLoader, GeneralFormRejectsTodaysKeys) {
   EXPECT_TRUE(fails(with(kGeneral, "word_bytes: 2\n", "word_bytes: 2\ncores: 4\n"), "5:1",
                     "unknown key 'cores' at the top level (expected one of: name, source, "
                     "clock_ghz, word_bytes, counting, first_read_elision, hierarchy, compute, "
-                    "dma_units)"));
+                    "dma_units, mapspace)"));
 }
 
-TEST(HierarchyLoader, MapspaceIsNotRead) {
-  EXPECT_TRUE(fails(kGeneral + "mapspace:\n  - {target: mesh, one_axis_per_dim: true}\n", "22:1",
-                    "unknown key 'mapspace' at the top level"));
+TEST(HierarchyLoader, MapspaceOfTheDesignExample) {
+  const Hardware hw =
+      parse_hardware(kGeneral + "mapspace:\n  - {target: mesh, one_axis_per_dim: true}\n"
+                                "  - {target: RF, keep: [output]}\n",
+                     "hw.yaml");
+  ASSERT_EQ(hw.hierarchy.mapspace.size(), 2U);
+  EXPECT_TRUE(hw.hierarchy.mapspace[0].one_axis_per_dim);
+  EXPECT_EQ(hw.hierarchy.mapspace[1].keep_roles, role::kOutput);
 }
 
 TEST(HierarchyLoader, EntryWithLevelAndFanout) {

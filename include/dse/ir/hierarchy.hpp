@@ -1,16 +1,20 @@
 // A memory hierarchy of any depth as plain data: storage levels, outermost first, and the spatial
-// fan-outs between them (docs/HIERARCHY.md §2.3). Config builds it from either spelling of a
-// hardware file or from a Timeloop architecture; the hierarchical model reads it.
+// fan-outs between them (docs/HIERARCHY.md §2.3), and the mapspace constraints that restrict the
+// search on it (§2.2). Config builds it from either spelling of a hardware file or from a Timeloop
+// architecture; the hierarchical model and search read it.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "dse/support/error.hpp"
 
 namespace dse {
 
-/// Which cost model counts the traffic: today's one-level model (DESIGN.md §4.2) or the
+/// Which cost model counts the traffic: today's one-level model (docs/DESIGN.md §4.2) or the
 /// per-level conventions of docs/HIERARCHY.md §4.
 enum class Counting { Legacy, Timeloop };
 
@@ -55,6 +59,40 @@ struct Fanout {
   std::int64_t size() const { return x * y; }
 };
 
+/// A dimension or tensor name of a mapspace constraint, checked against each workload searched.
+struct MapspaceName {
+  std::string name;
+  SourceLocation where;
+};
+
+/// One entry of the hardware file's `mapspace` list (docs/HIERARCHY.md §2.2). A rule on a level
+/// uses the level keys, one on a fan-out the fan-out keys; names a workload's operator does not
+/// have do not restrict that operator.
+struct MapspaceRule {
+  bool on_level = true; // else on a fan-out
+  /// The level's index, or the fan-out's place: Hierarchy::fanouts[gap][fanout].
+  int level = 0;
+  int fanout = 0;
+  SourceLocation where;
+
+  // A level. Keep and bypass name roles (role::k*) or tensors; unnamed tensors are free.
+  std::uint8_t keep_roles = 0;
+  std::uint8_t bypass_roles = 0;
+  std::vector<MapspaceName> keep_tensors;
+  std::vector<MapspaceName> bypass_tensors;
+  /// Fixed temporal factors of the level's block (1: no loop of the dimension there).
+  std::vector<std::pair<MapspaceName, std::int64_t>> factors;
+  /// Relative order, outermost first, of the listed dimensions where they loop.
+  std::vector<MapspaceName> order;
+
+  // A fan-out. An absent axis list allows every dimension on that axis.
+  std::optional<std::vector<MapspaceName>> x;
+  std::optional<std::vector<MapspaceName>> y;
+  bool one_axis_per_dim = false;
+  /// Least share of the fan-out's x * y units that the spatial factors use.
+  double min_utilisation = 0.0;
+};
+
 /// The whole hierarchy: levels[0] is the backing store (DRAM); fanouts[l] lists the fan-outs
 /// below levels[l] and above levels[l + 1], outermost first (fanouts.back(): above the compute
 /// units). fanouts.size() == levels.size().
@@ -66,6 +104,8 @@ struct Hierarchy {
   bool vector = false;
   Counting counting = Counting::Timeloop;
   bool first_read_elision = true;
+  /// Search constraints, at most one per level or fan-out, in file order.
+  std::vector<MapspaceRule> mapspace;
 
   int depth() const { return static_cast<int>(levels.size()); }
   /// Instances of level `level`: the product of the fan-out sizes above it.
