@@ -1,5 +1,7 @@
 // The exact hierarchical search: spatial rows x keep vectors x tilings (innermost level first,
-// capacity-filtered, maximal when pruning) x loop orders, into one Pareto front. Each (spatial row,
+// capacity-filtered, maximal when pruning) x loop orders, into one Pareto front, within the
+// hardware's mapspace constraints (a fixed factor is the only choice at its level, and a move
+// that would change it is no move for maximality). Each (spatial row,
 // keep vector) is one task with its own front, skipped whole when its least deliveries are rejected
 // (docs/HIERARCHY.md §7.3); tasks run in fixed batches on TBB, each batch reading the front of the
 // batches before it, so the work done and the front are the same for any thread count.
@@ -24,8 +26,9 @@ using FanoutRow = std::vector<std::vector<FanoutMapping>>;
 /// skipped does not depend on the thread count.
 constexpr size_t kTasksPerBatch = 16;
 
-/// What every task reads: the problem, the rows and keep vectors, per set of present dimensions
-/// the loop orders to try, and the divisors of every value a dimension's remainder takes.
+/// What every task reads: the problem, its mapspace constraints, the rows and keep vectors, per
+/// level and set of present dimensions the loop orders to try, and the divisors of every value a
+/// dimension's remainder takes.
 struct Space {
   Space(const Hardware &hw, const Workload &w, const Operator &op, const HierSearchOptions &o);
 
@@ -37,9 +40,11 @@ struct Space {
   std::vector<int> dims;
   std::vector<const TensorAccess *> tensors;
   std::vector<std::uint64_t> relevant; // per tensor: a bit per workload dimension it uses
+  BoundMapspace rules;
   std::vector<FanoutRow> rows;
   std::vector<std::vector<std::uint32_t>> keeps;
-  std::vector<std::vector<std::vector<int>>> orders; // [bit per index in dims] orders
+  /// [level][bit per index in dims] orders
+  std::vector<std::vector<std::vector<std::vector<int>>>> orders;
   std::map<std::int64_t, std::vector<std::int64_t>> divisors_of;
   bool buffer_objective = false;
 };
@@ -47,7 +52,8 @@ struct Space {
 Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
              const HierSearchOptions &o)
     : hw(hw_in), h(hw_in.hierarchy), w(w_in), op(op_in), options(o), dims(op_in.dims()),
-      tensors(operator_tensors(op_in)), rows(spatial_rows(h, w, op)), keeps(keep_vectors(h, op)),
+      tensors(operator_tensors(op_in)), rules(bind_mapspace(h, w, op)),
+      rows(spatial_rows(h, w, op)), keeps(keep_vectors(h, w, op)),
       buffer_objective(std::count(o.objectives.begin(), o.objectives.end(), Objective::Buffer) >
                        0) {
   DSE_CHECK(w.dims.size() <= 64, "more workload dimensions than a relevance mask holds");
@@ -57,13 +63,15 @@ Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
       if (t->uses(d))
         relevant.back() |= std::uint64_t{1} << d;
   }
-  orders.resize(size_t{1} << dims.size());
-  for (size_t mask = 0; mask < orders.size(); ++mask) {
+  orders.assign(h.levels.size(),
+                std::vector<std::vector<std::vector<int>>>(size_t{1} << dims.size()));
+  for (size_t mask = 0; mask < orders[0].size(); ++mask) {
     std::vector<int> present;
     for (size_t i = 0; i < dims.size(); ++i)
       if ((mask >> i & 1U) != 0)
         present.push_back(dims[i]);
-    orders[mask] = level_orders(op, present, o.prune);
+    for (size_t l = 0; l < h.levels.size(); ++l)
+      orders[l][mask] = level_orders(op, present, o.prune, rules.levels[l]);
   }
   for (int d : dims)
     for (std::int64_t v : divisors(w.dim_size(d)))
@@ -97,6 +105,9 @@ private:
   bool fits(int level, const std::vector<std::int64_t> &extent, bool exact) const;
   void set_extent(int level, std::vector<std::int64_t> &extent) const;
   bool has_inward_move_that_fits();
+  bool fixed_at(int level, size_t dim) const {
+    return s_.rules.levels[static_cast<size_t>(level)].factor[dim] != 0;
+  }
   void prepare_orders();
   void search_orders(size_t level);
   void evaluate();
@@ -226,23 +237,32 @@ bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent, bool e
 
 void TaskSearch::choose_level(int level) {
   if (level == 0) {
-    for (int d : s_.dims)
-      mapping_.levels[0].factor[static_cast<size_t>(d)] = left_[static_cast<size_t>(d)];
+    for (int d : s_.dims) {
+      const auto at = static_cast<size_t>(d);
+      const std::int64_t fixed = s_.rules.levels[0].factor[at];
+      if (fixed != 0 && left_[at] != fixed)
+        return;
+      mapping_.levels[0].factor[at] = left_[at];
+    }
     complete_tiling();
     return;
   }
   choose_factor(level, 0);
 }
 
-/// Chooses level `level`'s factor of dims[dim_index] among the divisors of what is left, in
-/// increasing order: the tile only grows, so the first factor that overflows ends the loop.
+/// Chooses level `level`'s factor of dims[dim_index] among the divisors of what is left (only the
+/// fixed one if the level's rule fixes it), in increasing order: the tile only grows, so the first
+/// factor that overflows ends the loop.
 void TaskSearch::choose_factor(int level, size_t dim_index) {
   if (dim_index == s_.dims.size())
     return choose_level(level - 1);
   const auto d = static_cast<size_t>(s_.dims[dim_index]);
   std::int64_t &factor = mapping_.levels[static_cast<size_t>(level)].factor[d];
   const std::int64_t available = left_[d];
+  const std::int64_t fixed = s_.rules.levels[static_cast<size_t>(level)].factor[d];
   for (std::int64_t f : s_.divisors_of.at(available)) {
+    if (fixed != 0 && f != fixed)
+      continue;
     factor = f;
     set_extent(level, extent_);
     if (!fits(level, extent_, false))
@@ -263,14 +283,17 @@ bool is_prime(std::int64_t p) {
 
 /// Whether moving a prime factor of some dimension from one level's block to a deeper one where
 /// the dimension also loops (both loops staying) still fits every capacity: the moved tiling is
-/// then no worse in any count (§6.4), so this one need not be searched.
+/// then no worse in any count (§6.4), so this one need not be searched. A move that changes a
+/// factor fixed by a mapspace rule leaves the constrained space and is not made.
 bool TaskSearch::has_inward_move_that_fits() {
   for (int d : s_.dims) {
     const auto at = static_cast<size_t>(d);
     for (int from = s_.buffer_objective ? 1 : 0; from + 1 < s_.h.depth(); ++from) {
       const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
+      if (fixed_at(from, at))
+        continue;
       for (int to = from + 1; to < s_.h.depth(); ++to) {
-        if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2)
+        if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2 || fixed_at(to, at))
           continue;
         for (std::int64_t p = 2; p <= source; ++p) {
           if (source % p != 0 || source / p < 2 || !is_prime(p))
@@ -321,7 +344,7 @@ void TaskSearch::prepare_orders() {
         block_trips_[l] *= static_cast<double>(trips);
       }
     }
-    level_orders_[l] = &s_.orders[mask];
+    level_orders_[l] = &s_.orders[l][mask];
     std::vector<std::array<double, kMaxHierTensors>> &prefix = trips_to_last_relevant_[l];
     prefix.assign(level_orders_[l]->size(), {});
     for (size_t o = 0; o < prefix.size(); ++o)

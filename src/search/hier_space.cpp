@@ -1,4 +1,5 @@
-// Enumeration of spatial rows, keep vectors and loop orders of the hierarchical mapping space.
+// Enumeration of spatial rows, keep vectors and loop orders of the hierarchical mapping space,
+// within the mapspace constraints.
 #include "dse/search/hier_space.hpp"
 
 #include <algorithm>
@@ -15,10 +16,19 @@ struct AxisChoice {
   std::vector<std::int64_t> x, y;
 };
 
-/// Every (x, y) factor choice of `fanout` over `dims`, each dimension's product dividing what is
-/// left of it (`left`, indexed by workload dim), deduplicated by the product per dimension.
-std::vector<AxisChoice> fanout_choices(const Fanout &fanout, const Operator &op,
-                                       const std::vector<int> &dims,
+/// Whether dimension `d` may take a factor above 1 on the axis (x when `on_x`) given the factor
+/// it already has on x.
+bool axis_allows(const FanoutConstraint &rule, size_t d, bool on_x, std::int64_t on_x_already) {
+  if (on_x)
+    return (rule.x >> d & 1U) != 0;
+  return (rule.y >> d & 1U) != 0 && !(rule.one_axis_per_dim && on_x_already > 1);
+}
+
+/// Every (x, y) factor choice of `fanout` over `dims` that `rule` allows, each dimension's
+/// product dividing what is left of it (`left`, indexed by workload dim), deduplicated by the
+/// product per dimension.
+std::vector<AxisChoice> fanout_choices(const Fanout &fanout, const FanoutConstraint &rule,
+                                       const Operator &op, const std::vector<int> &dims,
                                        const std::vector<std::int64_t> &left,
                                        size_t workload_dims) {
   std::vector<AxisChoice> out;
@@ -29,9 +39,12 @@ std::vector<AxisChoice> fanout_choices(const Fanout &fanout, const Operator &op,
   const auto place = [&](auto &&self, size_t slot, std::int64_t x_room, std::int64_t y_room) {
     if (slot == 2 * dims.size()) {
       std::vector<std::int64_t> product;
-      for (int d : dims)
+      std::int64_t used = 1;
+      for (int d : dims) {
         product.push_back(c.x[static_cast<size_t>(d)] * c.y[static_cast<size_t>(d)]);
-      if (seen.emplace(product, true).second)
+        used *= product.back();
+      }
+      if (utilisation_allowed(rule, fanout, used) && seen.emplace(product, true).second)
         out.push_back(c);
       return;
     }
@@ -40,8 +53,9 @@ std::vector<AxisChoice> fanout_choices(const Fanout &fanout, const Operator &op,
     const std::int64_t room = on_x ? x_room : y_room;
     const std::int64_t remaining = on_x ? left[d] : left[d] / c.x[d];
     const bool summed = !op.einsum.output.uses(static_cast<int>(d));
+    const bool allowed = axis_allows(rule, d, on_x, c.x[d]) && !(summed && !fanout.reduction);
     for (std::int64_t f : divisors(remaining)) {
-      if (f > room || (f > 1 && summed && !fanout.reduction))
+      if (f > room || (f > 1 && !allowed))
         break;
       (on_x ? c.x : c.y)[d] = f;
       self(self, slot + 1, on_x ? x_room / f : x_room, on_x ? y_room : y_room / f);
@@ -68,6 +82,7 @@ std::vector<std::int64_t> divisors(std::int64_t n) {
 
 std::vector<FanoutRow> spatial_rows(const Hierarchy &h, const Workload &workload,
                                     const Operator &op) {
+  const BoundMapspace rules = bind_mapspace(h, workload, op);
   const std::vector<int> dims = op.dims();
   std::vector<std::int64_t> left(workload.dims.size(), 1);
   for (int d : dims)
@@ -81,8 +96,8 @@ std::vector<FanoutRow> spatial_rows(const Hierarchy &h, const Workload &workload
     }
     if (f == h.fanouts[gap].size())
       return self(self, gap + 1, 0);
-    for (const AxisChoice &c :
-         fanout_choices(h.fanouts[gap][f], op, dims, left, workload.dims.size())) {
+    for (const AxisChoice &c : fanout_choices(h.fanouts[gap][f], rules.fanouts[gap][f], op, dims,
+                                              left, workload.dims.size())) {
       for (int d : dims)
         left[static_cast<size_t>(d)] /= c.x[static_cast<size_t>(d)] * c.y[static_cast<size_t>(d)];
       row[gap].push_back(FanoutMapping{c.x, c.y});
@@ -96,7 +111,9 @@ std::vector<FanoutRow> spatial_rows(const Hierarchy &h, const Workload &workload
   return rows;
 }
 
-std::vector<std::vector<std::uint32_t>> keep_vectors(const Hierarchy &h, const Operator &op) {
+std::vector<std::vector<std::uint32_t>> keep_vectors(const Hierarchy &h, const Workload &workload,
+                                                     const Operator &op) {
+  const BoundMapspace rules = bind_mapspace(h, workload, op);
   const size_t tensors = operator_tensors(op).size();
   const std::uint32_t all = (1U << tensors) - 1;
   std::vector<std::vector<std::uint32_t>> out{{all}};
@@ -108,7 +125,8 @@ std::vector<std::vector<std::uint32_t>> keep_vectors(const Hierarchy &h, const O
         for (size_t t = 0; t < tensors; ++t)
           if ((mask >> t & 1U) != 0 && (h.levels[l].holds & tensor_role(op, t)) == 0)
             allowed = false;
-        if (!allowed)
+        const LevelConstraint &rule = rules.levels[l];
+        if (!allowed || (mask & rule.keep) != rule.keep || (mask & rule.bypass) != 0)
           continue;
         next.push_back(prefix);
         next.back().push_back(mask);
@@ -152,12 +170,13 @@ bool subsets(const std::vector<std::uint32_t> &a, const std::vector<std::uint32_
 } // namespace
 
 std::vector<std::vector<int>> level_orders(const Operator &op, const std::vector<int> &present,
-                                           bool prune) {
+                                           bool prune, const LevelConstraint &rule) {
   std::vector<int> order = present;
   std::sort(order.begin(), order.end());
-  std::vector<std::vector<int>> all;
+  std::vector<std::vector<int>> all; // the allowed orders only: a forbidden one removes none
   do
-    all.push_back(order);
+    if (order_allowed(rule, order))
+      all.push_back(order);
   while (std::next_permutation(order.begin(), order.end()));
   if (!prune)
     return all;

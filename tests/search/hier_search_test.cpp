@@ -2,6 +2,7 @@
 // the same front as the brute force over every mapping, on small problems over hierarchies of two
 // to four levels with fan-outs, bypass, double buffering, `holds`, and fan-outs without multicast
 // or reduction; every front point is a legal mapping whose re-evaluation gives its objectives.
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <tuple>
 
@@ -198,6 +199,176 @@ TEST(HierSpace, OrderDominanceKeepsOnlyTheInnermostLoopsChoice) {
   const Workload w = gemm(8, 8, 8);
   EXPECT_EQ(level_orders(w.ops[0], {0, 1, 2}, false).size(), 6u);
   EXPECT_EQ(level_orders(w.ops[0], {0, 1, 2}, true).size(), 3u);
+}
+
+// Mapspace constraints (docs/HIERARCHY.md §2.2): the pruned search over the constrained space
+// equals the brute force over the same space, and every front point keeps every rule.
+
+MapspaceName named(const char *name) { return {name, SourceLocation{"hw.yaml", 30, 10}}; }
+
+std::vector<MapspaceName> names(std::initializer_list<const char *> list) {
+  std::vector<MapspaceName> out;
+  for (const char *n : list)
+    out.push_back(named(n));
+  return out;
+}
+
+MapspaceRule level_rule(int level) {
+  MapspaceRule r;
+  r.level = level;
+  r.where = SourceLocation{"hw.yaml", 20 + level, 5};
+  return r;
+}
+
+MapspaceRule fanout_rule(int gap, int fanout) {
+  MapspaceRule r;
+  r.on_level = false;
+  r.level = gap;
+  r.fanout = fanout;
+  r.where = SourceLocation{"hw.yaml", 28, 5};
+  return r;
+}
+
+/// DRAM -> GB -> mesh 4x2 -> RF with a rule on every target: RF keeps only C, GB never loops over
+/// k and runs n outside m, DRAM takes m 2, the mesh puts n on x and m on y only, each on one axis,
+/// and uses at least half its units.
+Hardware constrained_two_levels() {
+  Hardware hw = two_on_chip_levels(40, 4, 2, 4);
+  MapspaceRule rf = level_rule(2);
+  rf.keep_roles = role::kOutput;
+  rf.bypass_tensors = names({"A", "B"});
+  MapspaceRule gb = level_rule(1);
+  gb.factors = {{named("k"), 1}};
+  gb.order = names({"n", "m"});
+  MapspaceRule dram = level_rule(0);
+  dram.factors = {{named("m"), 2}};
+  MapspaceRule mesh = fanout_rule(1, 0);
+  mesh.x = names({"n"});
+  mesh.y = names({"m"});
+  mesh.one_axis_per_dim = true;
+  mesh.min_utilisation = 0.5;
+  hw.hierarchy.mapspace = {rf, gb, dram, mesh};
+  return hw;
+}
+
+/// Checks the rules of constrained_two_levels on a mapping, independently of the model's check.
+void expect_within_constrained_two_levels(const Workload &w, const OpMapping &m) {
+  const auto dim = [&w](const char *name) { return static_cast<size_t>(w.dim_index(name)); };
+  EXPECT_EQ(m.levels[2].keep, 1U << 2); // C, after the inputs A and B
+  EXPECT_EQ(m.levels[1].factor[dim("k")], 1);
+  const std::vector<int> &gb = m.levels[1].order;
+  const auto at = [&gb](size_t d) { return std::find(gb.begin(), gb.end(), d) - gb.begin(); };
+  if (m.levels[1].factor[dim("n")] > 1 && m.levels[1].factor[dim("m")] > 1) {
+    EXPECT_LT(at(dim("n")), at(dim("m")));
+  }
+  EXPECT_EQ(m.levels[0].factor[dim("m")], 2);
+  const FanoutMapping &mesh = m.fanouts[1][0];
+  std::int64_t used = 1;
+  for (size_t d = 0; d < w.dims.size(); ++d) {
+    EXPECT_TRUE(mesh.x[d] == 1 || d == dim("n"));
+    EXPECT_TRUE(mesh.y[d] == 1 || d == dim("m"));
+    used *= mesh.x[d] * mesh.y[d];
+  }
+  EXPECT_GE(used, 4);
+}
+
+TEST(HierSearchMapspace, PrunedEqualsBruteForceWithARuleOnEveryTarget) {
+  const Hardware hw = constrained_two_levels();
+  const Workload w = gemm(8, 4, 8);
+  expect_exact_pruned_front(hw, w, {});
+  const HierSearchResult r = search_hier_front(hw, w, w.ops[0], {});
+  ASSERT_FALSE(r.front.empty());
+  for (const HierFrontPoint &p : r.front)
+    expect_within_constrained_two_levels(w, p.mapping);
+}
+
+TEST(HierSearchMapspace, RulesNarrowTheSpace) {
+  const Hardware hw = constrained_two_levels();
+  const Hardware free = two_on_chip_levels(40, 4, 2, 4);
+  const Workload w = gemm(8, 4, 8);
+  HierSearchOptions options;
+  options.prune = false;
+  const HierSearchResult constrained = search_hier_front(hw, w, w.ops[0], options);
+  const HierSearchResult unconstrained = search_hier_front(free, w, w.ops[0], options);
+  EXPECT_LT(constrained.statistics.spatial_rows, unconstrained.statistics.spatial_rows);
+  EXPECT_LT(constrained.statistics.keep_vectors, unconstrained.statistics.keep_vectors);
+  EXPECT_LT(constrained.statistics.mappings, unconstrained.statistics.mappings);
+}
+
+TEST(HierSearchMapspace, PrunedEqualsBruteForceWithOrdersAndFactorsOnThreeLevels) {
+  Hardware hw = three_on_chip_levels();
+  MapspaceRule l2 = level_rule(1);
+  l2.order = names({"k", "m", "n"});
+  l2.keep_roles = role::kOperand0;
+  MapspaceRule l1 = level_rule(2);
+  l1.factors = {{named("n"), 2}};
+  l1.order = names({"m", "n"});
+  MapspaceRule dram = level_rule(0);
+  dram.order = names({"n", "k"});
+  hw.hierarchy.mapspace = {l2, l1, dram};
+  HierSearchOptions options;
+  options.objectives = {Objective::Energy, Objective::Dram, Objective::Buffer};
+  expect_exact_pruned_front(hw, gemm(4, 2, 4), options);
+  expect_exact_pruned_front(hw, gemm(4, 2, 4), {});
+}
+
+TEST(HierSearchMapspace, PrunedEqualsBruteForceWithTwoAxesOnOneDimension) {
+  Hardware hw = two_on_chip_levels(32, 2, 2, 4);
+  MapspaceRule mesh = fanout_rule(1, 0);
+  mesh.x = names({"m", "k"});
+  mesh.y = names({"m"});
+  mesh.min_utilisation = 1;
+  hw.hierarchy.mapspace = {mesh};
+  const Workload w = gemm(4, 4, 8);
+  expect_exact_pruned_front(hw, w, {});
+  const HierSearchResult r = search_hier_front(hw, w, w.ops[0], {});
+  ASSERT_FALSE(r.front.empty());
+  const FanoutMapping &f = r.front[0].mapping.fanouts[1][0];
+  EXPECT_EQ(f.factor(w.dim_index("m")) * f.factor(w.dim_index("k")), 4);
+}
+
+TEST(HierSpace, OrderDominanceKeepsAnAllowedOrderWhenTheDominatingOneIsForbidden) {
+  const Workload w = gemm(8, 8, 8);
+  const int m = w.dim_index("m"), k = w.dim_index("k"), n = w.dim_index("n");
+  // Innermost k: [m, n, k] stands for [n, m, k] without a rule; with n before m it is forbidden,
+  // so [n, m, k] must stay. Innermost m: one of [k, n, m] and [n, k, m]; innermost n: none.
+  LevelConstraint rule;
+  rule.order = {n, m};
+  const std::vector<std::vector<int>> pruned = level_orders(w.ops[0], {0, 1, 2}, true, rule);
+  EXPECT_EQ(pruned.size(), 2u);
+  EXPECT_NE(std::find(pruned.begin(), pruned.end(), std::vector<int>{n, m, k}), pruned.end());
+  EXPECT_EQ(level_orders(w.ops[0], {0, 1, 2}, false, rule).size(), 3u);
+  for (const std::vector<int> &order : pruned)
+    EXPECT_TRUE(order_allowed(rule, order));
+}
+
+TEST(HierSpace, OneAxisPerDimensionAndAxisListsCutTheSpatialRows) {
+  Hardware hw = two_on_chip_levels(65536, 16, 16, 16);
+  MapspaceRule mesh = fanout_rule(1, 0);
+  mesh.one_axis_per_dim = true;
+  hw.hierarchy.mapspace = {mesh};
+  const Workload w = gemm(1024, 1024, 1024);
+  EXPECT_EQ(spatial_rows(hw.hierarchy, w, w.ops[0]).size(), 102u); // docs/HIERARCHY.md §5.3
+  hw.hierarchy.mapspace[0].x = names({"n"});
+  hw.hierarchy.mapspace[0].y = names({"m"});
+  EXPECT_EQ(spatial_rows(hw.hierarchy, w, w.ops[0]).size(), 25u); // 1..16 on each axis
+  hw.hierarchy.mapspace[0].min_utilisation = 1;
+  EXPECT_EQ(spatial_rows(hw.hierarchy, w, w.ops[0]).size(), 1u);
+}
+
+TEST(HierSearchMapspace, AnUnknownDimensionIsAnErrorAtTheRule) {
+  Hardware hw = two_on_chip_levels(40, 2, 2, 4);
+  MapspaceRule gb = level_rule(1);
+  gb.order = {MapspaceName{"q", SourceLocation{"hw.yaml", 21, 24}}};
+  hw.hierarchy.mapspace = {gb};
+  const Workload w = gemm(8, 4, 8);
+  try {
+    search_hier_front(hw, w, w.ops[0], {});
+    ADD_FAILURE() << "no error";
+  } catch (const UserError &e) {
+    EXPECT_STREQ(e.what(), "hw.yaml:21:24: error: mapspace constraint names dimension 'q', which "
+                           "workload 'gemm' does not have");
+  }
 }
 
 } // namespace
