@@ -98,7 +98,7 @@ BufferCurvePoint buffer_curve_point(const HierExploreResult &result, const Workl
 }
 
 double hier_on_chip_words(const Hierarchy &hierarchy) {
-  double words = 0;
+  double words = 3 * static_cast<double>(hierarchy.compute_units());
   for (size_t l = 1; l < hierarchy.levels.size(); ++l)
     words += static_cast<double>(*hierarchy.levels[l].capacity_words) *
              static_cast<double>(hierarchy.instances(static_cast<int>(l)));

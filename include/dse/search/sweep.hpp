@@ -57,7 +57,9 @@ BufferCurvePoint buffer_curve_point(const ExploreResult &result, const Workload 
 BufferCurvePoint buffer_curve_point(const HierExploreResult &result, const Workload &workload,
                                     const Hierarchy &hierarchy);
 
-/// Words of every on-chip level together: each level's capacity times its instances.
+/// Words held on chip: each on-chip level's capacity times its instances, and the two operands
+/// and the sum each compute unit holds while it multiplies (a multicast word is held by every
+/// unit it reaches, so with every level bypassed the units are the fast memory).
 double hier_on_chip_words(const Hierarchy &hierarchy);
 
 /// I/O lower bound of a workload made of one GEMM-like einsum `C[i,j] += A[i,k] * B[k,j]` with
