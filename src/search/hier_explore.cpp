@@ -58,6 +58,18 @@ HierPlan pass_plan(const Hardware &hw, const HierVectorPass &pass) {
   return plan;
 }
 
+/// Every tensor may bypass every on-chip level, so only mapspace constraints can leave an einsum
+/// without a mapping.
+void require_some_mapping(const Hardware &hw, const Operator &op,
+                          const std::vector<HierPlan> &plans) {
+  if (plans.empty())
+    throw UserError(SourceLocation{hw.source_file, 0, 0},
+                    "no mapping of '" + op.name + "' satisfies the mapspace constraints of '" +
+                        hw.name +
+                        "' (fixed factors that do not divide its dimensions, or rules "
+                        "that exclude every keep set, order or spatial assignment)");
+}
+
 } // namespace
 
 HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
@@ -72,6 +84,7 @@ HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
                                   search_hier_front(hw, workload, workload.ops[op], options),
                                   std::nullopt});
       plans = single_operator_plans(result.operators.back().search);
+      require_some_mapping(hw, workload.ops[op], plans);
     } else {
       result.operators.push_back(vector_pass_front(hw, workload, op, attached_words[op], options));
       plans = {pass_plan(hw, *result.operators.back().pass)};

@@ -119,5 +119,14 @@ TEST_F(HierExploreTest, EmitMappingBeyondTheFrontIsNamed) {
                "error: --emit-mapping 7: the front has 1 points");
 }
 
+TEST_F(HierExploreTest, ConstraintsThatLeaveNoMappingAreNamed) {
+  write("hw.yaml", read(repo_file("hw_configs/a16-timeloop.yaml")) +
+                       "mapspace:\n  - {target: GlobalBuffer, factors: {k: 3}}\n");
+  expect_error({"explore", "--hw", "hw.yaml", "--workload", repo_file("workloads/gemm-256.yaml")},
+               "hw.yaml: error: no mapping of 'gemm' satisfies the mapspace constraints of "
+               "'a16-timeloop' (fixed factors that do not divide its dimensions, or rules that "
+               "exclude every keep set, order or spatial assignment)");
+}
+
 } // namespace
 } // namespace dse::testing
