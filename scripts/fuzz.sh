@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: scripts/fuzz.sh SECONDS [TARGET...]" >&2; exit 2; }
 seconds=$1
 shift
-targets=${*:-"hardware_yaml workload_yaml mapping_yaml network_yaml onnx_model sweep_set"}
+targets=${*:-"hardware_yaml workload_yaml mapping_yaml network_yaml onnx_model sweep_set hier_mapping_yaml timeloop_architecture timeloop_problem timeloop_mapping"}
 build=build-fuzz
 
 CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
