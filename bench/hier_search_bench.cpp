@@ -1,6 +1,8 @@
 // Hierarchical search benchmark: the exact front of GEMMs on the Timeloop reference architecture
-// a16 (hw_configs/a16-timeloop.yaml), with the size of the space at each stage and the mappings
-// evaluated per second. bench/run_hier_search_benchmark.sh prints the summary table.
+// a16 (hw_configs/a16-timeloop.yaml: one on-chip level above the PEs' register files) and on a
+// three-level design (hw_configs/quad-core-4level.yaml), with the size of the space at each stage
+// and the mappings evaluated per second; each case runs on one thread (the baseline) and on every
+// thread, and the summary prints the ratio. bench/run_hier_search_benchmark.sh prints the table.
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstdio>
@@ -11,10 +13,9 @@
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/hier_search.hpp"
+#include "dse/search/hier_space.hpp"
 
 namespace {
-
-const std::string kHardware = std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml";
 
 struct Gemm {
   std::int64_t m, k, n;
@@ -23,7 +24,15 @@ struct Gemm {
   }
 };
 
-const std::vector<Gemm> kGemms = {{96, 384, 192}, {256, 256, 256}, {1024, 1024, 1024}};
+/// A hardware file and the GEMMs searched on it.
+struct Case {
+  std::string hardware; // file stem in hw_configs/
+  std::vector<Gemm> gemms;
+};
+
+const std::vector<Case> kCases = {
+    {"a16-timeloop", {{96, 384, 192}, {256, 256, 256}, {1024, 1024, 1024}}},
+    {"quad-core-4level", {{256, 256, 256}}}};
 
 /// C[m,n] += A[m,k] * B[k,n].
 dse::Workload gemm_workload(const Gemm &g) {
@@ -33,24 +42,86 @@ dse::Workload gemm_workload(const Gemm &g) {
   return dse::parse_workload(yaml, "gemm-" + g.name() + ".yaml");
 }
 
+/// Per level, how many of the operator's dimensions loop there (factor above 1).
+using PresentCounts = std::vector<int>;
+
+/// The ways to split `extent` into temporal factors of levels 1..L (divisors, in any
+/// combination) with level 0 taking the rest, by which levels get a factor above 1: per
+/// presence mask (bit l: level l loops), how many factor chains.
+std::map<unsigned, double> factor_chains(std::int64_t extent, int levels) {
+  std::map<unsigned, double> out;
+  const auto split = [&](auto &&self, int level, std::int64_t left, unsigned mask) -> void {
+    if (level == 0) {
+      out[mask | (left > 1 ? 1U : 0U)] += 1;
+      return;
+    }
+    for (std::int64_t f : dse::divisors(left))
+      self(self, level - 1, left / f, mask | (f > 1 ? 1U << level : 0U));
+  };
+  split(split, levels - 1, extent, 0);
+  return out;
+}
+
+/// The size of the searched space before any pruning or capacity filter: every spatial row,
+/// keep vector, divisor tiling and loop order of every level (a level's loops in any order).
+double mappings_in_space(const dse::Hardware &hw, const dse::Workload &w) {
+  const dse::Operator &op = w.ops[0];
+  const int levels = hw.hierarchy.depth();
+  double total = 0;
+  for (const auto &row : dse::spatial_rows(hw.hierarchy, w, op)) {
+    std::map<PresentCounts, double> combos{{PresentCounts(static_cast<size_t>(levels), 0), 1}};
+    for (int d : op.dims()) {
+      std::int64_t extent = w.dim_size(d);
+      for (const auto &gap : row)
+        for (const dse::FanoutMapping &f : gap)
+          extent /= f.factor(d);
+      std::map<PresentCounts, double> next;
+      for (const auto &[counts, ways] : combos)
+        for (const auto &[mask, chains] : factor_chains(extent, levels)) {
+          PresentCounts c = counts;
+          for (int l = 0; l < levels; ++l)
+            c[static_cast<size_t>(l)] += (mask >> l & 1U) != 0 ? 1 : 0;
+          next[c] += ways * chains;
+        }
+      combos = std::move(next);
+    }
+    for (const auto &[counts, ways] : combos) {
+      double orders = 1;
+      for (int present : counts)
+        for (int i = 2; i <= present; ++i)
+          orders *= i;
+      total += ways * orders;
+    }
+  }
+  return total * static_cast<double>(dse::keep_vectors(hw.hierarchy, w, op).size());
+}
+
 struct Measured {
+  double space = 0; // mappings in the space before pruning
   dse::HierSearchStatistics statistics;
   double seconds = 0;
   size_t front_points = 0;
 };
 
-void hier_front_benchmark(benchmark::State &state, const Gemm &g, Measured &m) {
-  const dse::Hardware hw = dse::load_hardware(kHardware);
+void hier_front_benchmark(benchmark::State &state, const std::string &hardware, const Gemm &g,
+                          int threads, Measured &m) {
+  const dse::Hardware hw =
+      dse::load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/" + hardware + ".yaml");
   const dse::Workload w = gemm_workload(g);
+  dse::HierSearchOptions options;
+  options.threads = threads;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
-    const dse::HierSearchResult r = dse::search_hier_front(hw, w, w.ops[0], {});
+    const dse::HierSearchResult r = dse::search_hier_front(hw, w, w.ops[0], options);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     m.statistics = r.statistics;
     m.front_points = r.front.size();
     benchmark::DoNotOptimize(m);
   }
+  m.space = mappings_in_space(hw, w);
   const dse::HierSearchStatistics &s = m.statistics;
+  state.counters["space"] = m.space;
+  state.counters["decided_per_s"] = m.space / m.seconds;
   state.counters["spatial_rows"] = static_cast<double>(s.spatial_rows);
   state.counters["keep_vectors"] = static_cast<double>(s.keep_vectors);
   state.counters["tilings"] = static_cast<double>(s.tilings);
@@ -60,35 +131,50 @@ void hier_front_benchmark(benchmark::State &state, const Gemm &g, Measured &m) {
   state.counters["front_points"] = static_cast<double>(m.front_points);
 }
 
-void print_summary(const std::map<std::string, Measured> &results) {
-  std::printf("\n%-16s %8s %6s %12s %12s %14s %12s %10s %6s\n", "gemm (m x k x n)", "rows", "keeps",
-              "tilings", "kept", "mappings", "mappings/s", "seconds", "front");
-  for (const auto &[name, m] : results) {
+/// Per case, the run on one thread (the baseline) and the run on every thread.
+struct Pair {
+  Measured one_thread, all_threads;
+};
+
+void print_summary(const std::map<std::string, Pair> &results) {
+  std::printf("\n%-30s %10s %10s %5s %5s %10s %8s %9s %10s %7s %7s %6s %5s\n",
+              "hardware / gemm (m x k x n)", "space", "decided/s", "rows", "keeps", "tilings",
+              "kept", "mappings", "mappings/s", "1 thr s", "all s", "ratio", "front");
+  for (const auto &[name, p] : results) {
+    const Measured &m = p.all_threads;
     const dse::HierSearchStatistics &s = m.statistics;
-    if (m.seconds == 0)
+    if (m.seconds == 0 || p.one_thread.seconds == 0)
       continue;
-    std::printf("%-16s %8llu %6llu %12llu %12llu %14llu %12.3e %10.3f %6zu\n", name.c_str(),
-                static_cast<unsigned long long>(s.spatial_rows),
-                static_cast<unsigned long long>(s.keep_vectors),
-                static_cast<unsigned long long>(s.tilings),
-                static_cast<unsigned long long>(s.tilings_kept),
-                static_cast<unsigned long long>(s.mappings),
-                static_cast<double>(s.mappings) / m.seconds, m.seconds, m.front_points);
+    std::printf(
+        "%-30s %10.3e %10.3e %5llu %5llu %10llu %8llu %9llu %10.3e %7.3f %7.3f %6.2f %5zu\n",
+        name.c_str(), m.space, m.space / m.seconds, static_cast<unsigned long long>(s.spatial_rows),
+        static_cast<unsigned long long>(s.keep_vectors), static_cast<unsigned long long>(s.tilings),
+        static_cast<unsigned long long>(s.tilings_kept),
+        static_cast<unsigned long long>(s.mappings), static_cast<double>(s.mappings) / m.seconds,
+        p.one_thread.seconds, m.seconds, p.one_thread.seconds / m.seconds, m.front_points);
   }
 }
 
 } // namespace
 
 int main(int argc, char **argv) {
-  std::map<std::string, Measured> results;
-  for (const Gemm &g : kGemms) {
-    Measured &m = results[g.name()];
-    benchmark::RegisterBenchmark(("hier_front/a16/" + g.name()).c_str(),
-                                 [&m, g](benchmark::State &s) { hier_front_benchmark(s, g, m); })
-        ->Iterations(1)
-        ->Unit(benchmark::kSecond)
-        ->UseRealTime();
-  }
+  std::map<std::string, Pair> results;
+  for (const Case &c : kCases)
+    for (const Gemm &g : c.gemms) {
+      const std::string name = c.hardware + "/" + g.name();
+      Pair &p = results[name];
+      for (int threads : {1, 0}) {
+        Measured &m = threads == 1 ? p.one_thread : p.all_threads;
+        benchmark::RegisterBenchmark(
+            ("hier_front/" + name + (threads == 1 ? "/threads:1" : "/threads:all")).c_str(),
+            [&m, hw = c.hardware, g, threads](benchmark::State &s) {
+              hier_front_benchmark(s, hw, g, threads, m);
+            })
+            ->Iterations(1)
+            ->Unit(benchmark::kSecond)
+            ->UseRealTime();
+      }
+    }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
