@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include "common/repo_files.hpp"
+#include "common/timeloop_reference.hpp"
 #include "config/expect_error.hpp"
 
 namespace dse {
@@ -20,20 +20,8 @@ using testing::with;
 // ---------------------------------------------------------------------------------------------
 // The 80 reference records.
 
-const std::string kReferenceDir = test_common::repo_file("tests/data/timeloop-a16/");
-
-std::vector<YAML::Node> reference_records() {
-  std::ifstream in(kReferenceDir + "a16_gemm.jsonl");
-  std::vector<YAML::Node> records;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty())
-      records.push_back(YAML::Load(line)); // JSON is YAML
-  return records;
-}
-
-std::string input_path(const YAML::Node &record, const std::string &key) {
-  return kReferenceDir + record["timeloop_inputs"][key].as<std::string>();
-}
+using test_common::timeloop_input_path;
+using test_common::timeloop_reference_records;
 
 /// The loaded inputs of one record.
 struct Loaded {
@@ -43,10 +31,12 @@ struct Loaded {
 };
 
 Loaded load_record(const YAML::Node &record) {
-  Loaded loaded{load_timeloop_architecture(input_path(record, "arch"), input_path(record, "ert")),
-                load_timeloop_problem(input_path(record, "problem")),
+  Loaded loaded{load_timeloop_architecture(timeloop_input_path(record, "arch"),
+                                           timeloop_input_path(record, "ert")),
+                load_timeloop_problem(timeloop_input_path(record, "problem")),
                 {}};
-  loaded.mapping = load_timeloop_mapping(input_path(record, "map"), loaded.hw, loaded.workload);
+  loaded.mapping =
+      load_timeloop_mapping(timeloop_input_path(record, "map"), loaded.hw, loaded.workload);
   return loaded;
 }
 
@@ -170,7 +160,7 @@ void expect_mapping(const Loaded &loaded, const YAML::Node &mapping) {
 }
 
 TEST(TimeloopReference, AllEightyRecordsLoadAndMatchTheirDescription) {
-  const std::vector<YAML::Node> records = reference_records();
+  const std::vector<YAML::Node> records = timeloop_reference_records();
   ASSERT_EQ(records.size(), 80u);
   for (const YAML::Node &record : records) {
     SCOPED_TRACE(record["id"].as<std::string>());
@@ -178,8 +168,8 @@ TEST(TimeloopReference, AllEightyRecordsLoadAndMatchTheirDescription) {
     expect_architecture(loaded.hw.hierarchy, loaded.hw, record["arch"]);
     expect_problem(loaded.workload, record["problem"]);
     expect_mapping(loaded, record["mapping"]);
-    EXPECT_EQ(loaded.hw.source_file, input_path(record, "arch"));
-    EXPECT_EQ(loaded.workload.source_file, input_path(record, "problem"));
+    EXPECT_EQ(loaded.hw.source_file, timeloop_input_path(record, "arch"));
+    EXPECT_EQ(loaded.workload.source_file, timeloop_input_path(record, "problem"));
   }
 }
 
@@ -400,7 +390,8 @@ TEST(TimeloopSections, NamesTheSectionsOfAFile) {
                                           TimeloopSection::Model}));
   EXPECT_TRUE(timeloop_sections("name: accel\nlevels: []\n", "hw.yaml").empty());
   EXPECT_TRUE(timeloop_sections("[1, 2]\n", "list.yaml").empty());
-  EXPECT_EQ(timeloop_file_sections(kReferenceDir + "inputs/a16_M256_N256_K256_00/ert.yaml"),
+  EXPECT_EQ(timeloop_file_sections(test_common::timeloop_reference_dir() +
+                                   "inputs/a16_M256_N256_K256_00/ert.yaml"),
             std::vector<TimeloopSection>{TimeloopSection::Ert});
 }
 

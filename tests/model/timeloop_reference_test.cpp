@@ -10,27 +10,15 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include "common/repo_files.hpp"
+#include "common/timeloop_reference.hpp"
 #include "dse/config/timeloop_loader.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 
 namespace dse {
 namespace {
 
-const std::string kReferenceDir = test_common::repo_file("tests/data/timeloop-a16/");
-
-std::vector<YAML::Node> reference_records() {
-  std::ifstream in(kReferenceDir + "a16_gemm.jsonl");
-  std::vector<YAML::Node> records;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty())
-      records.push_back(YAML::Load(line)); // JSON is YAML
-  return records;
-}
-
-std::string input_path(const YAML::Node &record, const std::string &key) {
-  return kReferenceDir + record["timeloop_inputs"][key].as<std::string>();
-}
+using test_common::timeloop_input_path;
+using test_common::timeloop_reference_records;
 
 void expect_relative(double actual, double expected, const std::string &what) {
   EXPECT_LE(std::abs(actual - expected), 1e-12 * std::abs(expected))
@@ -87,14 +75,15 @@ void expect_statistics(const Hardware &hw, const Workload &workload, const OpMap
 }
 
 TEST(TimeloopReference, CountsEnergyAndCyclesOfEveryRecord) {
-  const std::vector<YAML::Node> records = reference_records();
+  const std::vector<YAML::Node> records = timeloop_reference_records();
   ASSERT_EQ(records.size(), 80u);
   for (const YAML::Node &record : records) {
     SCOPED_TRACE(record["id"].as<std::string>());
-    const Hardware hw =
-        load_timeloop_architecture(input_path(record, "arch"), input_path(record, "ert"));
-    const Workload workload = load_timeloop_problem(input_path(record, "problem"));
-    const OpMapping mapping = load_timeloop_mapping(input_path(record, "map"), hw, workload);
+    const Hardware hw = load_timeloop_architecture(timeloop_input_path(record, "arch"),
+                                                   timeloop_input_path(record, "ert"));
+    const Workload workload = load_timeloop_problem(timeloop_input_path(record, "problem"));
+    const OpMapping mapping =
+        load_timeloop_mapping(timeloop_input_path(record, "map"), hw, workload);
     const std::optional<std::string> violation =
         hier_mapping_violation(hw, workload, workload.ops.front(), mapping);
     ASSERT_FALSE(violation.has_value()) << *violation;

@@ -2,30 +2,26 @@
 // (tests/data/timeloop-a16), the exact front of the hierarchical search on the reference
 // architecture weakly dominates, in latency and energy, every one of the 20 reference mappings of
 // that shape, with first-read elision on and off.
-#include <fstream>
 #include <map>
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
-#include "common/repo_files.hpp"
+#include "common/timeloop_reference.hpp"
 #include "dse/config/timeloop_loader.hpp"
 #include "dse/search/hier_search.hpp"
 
 namespace dse {
 namespace {
 
-const std::string kReferenceDir = test_common::repo_file("tests/data/timeloop-a16/");
-
 /// The input folders of the reference mappings, grouped by shape (the id without its number).
 std::map<std::string, std::vector<std::string>> mappings_by_shape() {
-  std::ifstream in(kReferenceDir + "a16_gemm.jsonl");
   std::map<std::string, std::vector<std::string>> shapes;
-  for (std::string line; std::getline(in, line);)
-    if (!line.empty()) {
-      const std::string id = YAML::Load(line)["id"].as<std::string>(); // JSON is YAML
-      shapes[id.substr(0, id.rfind('_'))].push_back(kReferenceDir + "inputs/" + id + "/");
-    }
+  for (const YAML::Node &record : test_common::timeloop_reference_records()) {
+    const std::string id = record["id"].as<std::string>();
+    shapes[id.substr(0, id.rfind('_'))].push_back(test_common::timeloop_reference_dir() +
+                                                  "inputs/" + id + "/");
+  }
   return shapes;
 }
 

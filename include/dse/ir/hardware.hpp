@@ -23,6 +23,8 @@ struct MemoryLevel {
   double read_energy_pj = 0.0;
   double write_energy_pj = 0.0;
   bool double_buffering = false;
+
+  bool operator==(const MemoryLevel &) const = default;
 };
 
 /// The compute fabric seen by the spatial mapping: `rows x cols` MACs per cycle and core.

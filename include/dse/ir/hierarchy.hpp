@@ -44,6 +44,8 @@ struct StorageLevel {
   bool double_buffering = false;
   /// Roles (role::k*) the level may hold.
   std::uint8_t holds = role::kAll;
+
+  bool operator==(const StorageLevel &) const = default;
 };
 
 /// A spatial fan-out: `x * y` children per parent instance.
@@ -57,12 +59,16 @@ struct Fanout {
   bool reduction = true;
 
   std::int64_t size() const { return x * y; }
+
+  bool operator==(const Fanout &) const = default;
 };
 
 /// A dimension or tensor name of a mapspace constraint, checked against each workload searched.
 struct MapspaceName {
   std::string name;
   SourceLocation where;
+
+  bool operator==(const MapspaceName &) const = default;
 };
 
 /// One entry of the hardware file's `mapspace` list (docs/HIERARCHY.md §2.2). A rule on a level
@@ -91,6 +97,8 @@ struct MapspaceRule {
   bool one_axis_per_dim = false;
   /// Least share of the fan-out's x * y units that the spatial factors use.
   double min_utilisation = 0.0;
+
+  bool operator==(const MapspaceRule &) const = default;
 };
 
 /// The whole hierarchy: levels[0] is the backing store (DRAM); fanouts[l] lists the fan-outs
@@ -114,6 +122,8 @@ struct Hierarchy {
   std::int64_t compute_units() const;
   /// Index of the level named `name`, or -1.
   int level_index(const std::string &name) const;
+
+  bool operator==(const Hierarchy &) const = default;
 };
 
 } // namespace dse

@@ -11,6 +11,8 @@ struct SourceLocation {
   std::string file;
   int line = 0;
   int column = 0;
+
+  bool operator==(const SourceLocation &) const = default;
 };
 
 /// An error the user caused (bad input, impossible request). Never used for internal bugs.
