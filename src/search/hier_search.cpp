@@ -93,6 +93,11 @@ struct TaskResult {
 };
 
 /// The search of one (spatial row, keep vector): the tiling being built and its loop orders.
+/// How double-buffered tiles count against a capacity: once (a lower bound while the outer levels
+/// are not chosen), twice where an outer loop indexes them (exact, for a complete tiling), or
+/// twice always (an upper bound that holds for any outer levels).
+enum class Buffering { Once, Exact, Twice };
+
 class TaskSearch {
 public:
   TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep);
@@ -102,9 +107,10 @@ private:
   void choose_level(int level);
   void choose_factor(int level, size_t dim_index);
   void complete_tiling();
-  bool fits(int level, const std::vector<std::int64_t> &extent, bool exact) const;
+  bool fits(int level, const std::vector<std::int64_t> &extent, Buffering buffering) const;
   void set_extent(int level, std::vector<std::int64_t> &extent) const;
   bool has_inward_move_that_fits();
+  bool has_inward_move_from(int from, Buffering buffering);
   bool fixed_at(int level, size_t dim) const {
     return s_.rules.levels[static_cast<size_t>(level)].factor[dim] != 0;
   }
@@ -213,15 +219,15 @@ double tile_words(const TensorAccess &access, const std::vector<std::int64_t> &e
   return tile;
 }
 
-/// Whether the kept tiles of `level` with these extents fit its capacity; `exact` counts
-/// double-buffered tiles twice where an outer loop indexes them (they are refilled), otherwise
-/// once (a bound while the outer levels are not chosen yet).
-bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent, bool exact) const {
+/// Whether the kept tiles of `level` with these extents fit its capacity, double-buffered tiles
+/// counted as `buffering` says.
+bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent,
+                      Buffering buffering) const {
   const StorageLevel &storage = s_.h.levels[static_cast<size_t>(level)];
   if (!storage.capacity_words)
     return true;
   std::uint64_t outer_loops = 0; // dimensions with a loop in a block above the level
-  for (int outer = 0; exact && outer < level; ++outer)
+  for (int outer = 0; buffering == Buffering::Exact && outer < level; ++outer)
     for (int d : s_.dims)
       if (mapping_.levels[static_cast<size_t>(outer)].factor[static_cast<size_t>(d)] > 1)
         outer_loops |= std::uint64_t{1} << d;
@@ -229,7 +235,7 @@ bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent, bool e
   for (size_t t = 0; t < s_.tensors.size(); ++t) {
     if ((keep_[static_cast<size_t>(level)] >> t & 1U) == 0)
       continue;
-    const bool refilled = (s_.relevant[t] & outer_loops) != 0;
+    const bool refilled = buffering == Buffering::Twice || (s_.relevant[t] & outer_loops) != 0;
     words += tile_words(*s_.tensors[t], extent) * (storage.double_buffering && refilled ? 2 : 1);
   }
   return words <= static_cast<double>(*storage.capacity_words);
@@ -254,8 +260,12 @@ void TaskSearch::choose_level(int level) {
 /// fixed one if the level's rule fixes it), in increasing order: the tile only grows, so the first
 /// factor that overflows ends the loop.
 void TaskSearch::choose_factor(int level, size_t dim_index) {
-  if (dim_index == s_.dims.size())
+  if (dim_index == s_.dims.size()) {
+    // Every tiling of this subtree has the same fitting inward move out of this level (§7.2).
+    if (s_.options.prune && has_inward_move_from(level, Buffering::Twice))
+      return;
     return choose_level(level - 1);
+  }
   const auto d = static_cast<size_t>(s_.dims[dim_index]);
   std::int64_t &factor = mapping_.levels[static_cast<size_t>(level)].factor[d];
   const std::int64_t available = left_[d];
@@ -265,7 +275,7 @@ void TaskSearch::choose_factor(int level, size_t dim_index) {
       continue;
     factor = f;
     set_extent(level, extent_);
-    if (!fits(level, extent_, false))
+    if (!fits(level, extent_, Buffering::Once))
       break;
     left_[d] = available / f;
     choose_factor(level, dim_index + 1);
@@ -281,35 +291,43 @@ bool is_prime(std::int64_t p) {
   return p >= 2;
 }
 
-/// Whether moving a prime factor of some dimension from one level's block to a deeper one where
-/// the dimension also loops (both loops staying) still fits every capacity: the moved tiling is
-/// then no worse in any count (§6.4), so this one need not be searched. A move that changes a
-/// factor fixed by a mapspace rule leaves the constrained space and is not made.
-bool TaskSearch::has_inward_move_that_fits() {
+/// Whether moving a prime factor of some dimension from level `from`'s block to a deeper one where
+/// the dimension also loops (both loops staying) still fits every capacity, double-buffered tiles
+/// counted as `buffering` says: the moved tiling is then no worse in any count (docs/HIERARCHY.md
+/// §6.4). A move that changes a factor fixed by a mapspace rule leaves the constrained space and
+/// is not made. The levels inside `from` must be chosen.
+bool TaskSearch::has_inward_move_from(int from, Buffering buffering) {
   for (int d : s_.dims) {
     const auto at = static_cast<size_t>(d);
-    for (int from = s_.buffer_objective ? 1 : 0; from + 1 < s_.h.depth(); ++from) {
-      const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
-      if (fixed_at(from, at))
+    const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
+    if (fixed_at(from, at))
+      continue;
+    for (int to = from + 1; to < s_.h.depth(); ++to) {
+      if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2 || fixed_at(to, at))
         continue;
-      for (int to = from + 1; to < s_.h.depth(); ++to) {
-        if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2 || fixed_at(to, at))
+      for (std::int64_t p = 2; p <= source; ++p) {
+        if (source % p != 0 || source / p < 2 || !is_prime(p))
           continue;
-        for (std::int64_t p = 2; p <= source; ++p) {
-          if (source % p != 0 || source / p < 2 || !is_prime(p))
-            continue;
-          bool all_fit = true;
-          for (int l = from + 1; l <= to && all_fit; ++l) {
-            extent_ = level_extent_[static_cast<size_t>(l)];
-            extent_[at] *= p;
-            all_fit = fits(l, extent_, true);
-          }
-          if (all_fit)
-            return true;
+        bool all_fit = true;
+        for (int l = from + 1; l <= to && all_fit; ++l) {
+          set_extent(l, extent_);
+          extent_[at] *= p;
+          all_fit = fits(l, extent_, buffering);
         }
+        if (all_fit)
+          return true;
       }
     }
   }
+  return false;
+}
+
+/// Whether a complete tiling is not maximal: some inward move fits (the moved tiling belongs to
+/// the same structure and is searched instead).
+bool TaskSearch::has_inward_move_that_fits() {
+  for (int from = s_.buffer_objective ? 1 : 0; from + 1 < s_.h.depth(); ++from)
+    if (has_inward_move_from(from, Buffering::Exact))
+      return true;
   return false;
 }
 
@@ -317,7 +335,7 @@ void TaskSearch::complete_tiling() {
   for (int l = 1; l < s_.h.depth(); ++l) {
     std::vector<std::int64_t> &extent = level_extent_[static_cast<size_t>(l)];
     set_extent(l, extent);
-    if (!fits(l, extent, true))
+    if (!fits(l, extent, Buffering::Exact))
       return;
   }
   ++result_.stats.tilings;

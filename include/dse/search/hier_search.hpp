@@ -35,6 +35,7 @@ struct HierSearchStatistics {
   std::uint64_t spatial_rows = 0;
   std::uint64_t keep_vectors = 0;
   std::uint64_t tilings = 0;      // complete tilings that fit every capacity, in subtrees searched
+                                  // (not cut whole by an inward move out of an inner level)
   std::uint64_t tilings_kept = 0; // of those, the ones searched (maximal when pruning)
   std::uint64_t mappings = 0;     // (tiling, keep vector, orders) evaluated
 };
