@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
+#include "dse/ir/hier_mapping.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/model/cost.hpp"
-#include "dse/ir/hier_mapping.hpp"
 
 namespace dse {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "dse/ir/hardware.hpp"
-#include "dse/ir/workload.hpp"
 #include "dse/ir/hier_mapping.hpp"
+#include "dse/ir/workload.hpp"
 
 namespace dse::hier_random {
 

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
-#include "dse/ir/workload.hpp"
 #include "dse/ir/hier_mapping.hpp"
+#include "dse/ir/workload.hpp"
 
 namespace dse::hier_trace {
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
+#include "dse/ir/hier_mapping.hpp"
 #include "dse/ir/limits.hpp"
 #include "dse/ir/workload.hpp"
-#include "dse/ir/hier_mapping.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse {
