@@ -78,22 +78,9 @@ private:
     }
   }
 
-  /// Elements spanned by the access, each affine index spanning 1 + sum coef * (size - 1).
   void check_size(const ParsedAccess &parsed, const TensorAccess &access) const {
-    std::int64_t elements = 1;
-    for (const IndexExpr &expr : access.indices) {
-      std::int64_t span = 1;
-      for (const IndexTerm &term : expr.terms) {
-        // coef < 2^31 and size < 2^31, so the product fits; the sum is bounded before adding.
-        const std::int64_t extent = term.coef * (dims_[static_cast<size_t>(term.dim)].size - 1);
-        if (extent > kMaxTensorElements - span)
-          too_large(parsed);
-        span += extent;
-      }
-      if (span > kMaxTensorElements / elements)
-        too_large(parsed);
-      elements *= span;
-    }
+    if (!access_within_element_limit(access, dims_))
+      too_large(parsed);
   }
 
   [[noreturn]] void too_large(const ParsedAccess &parsed) const {
@@ -111,6 +98,24 @@ private:
 };
 
 } // namespace
+
+bool access_within_element_limit(const TensorAccess &access, const std::vector<Dimension> &dims) {
+  std::int64_t elements = 1;
+  for (const IndexExpr &expr : access.indices) {
+    std::int64_t span = 1;
+    for (const IndexTerm &term : expr.terms) {
+      // coef < 2^31 and size < 2^31, so the product fits; the sum is bounded before adding.
+      const std::int64_t extent = term.coef * (dims[static_cast<size_t>(term.dim)].size - 1);
+      if (extent > kMaxTensorElements - span)
+        return false;
+      span += extent;
+    }
+    if (span > kMaxTensorElements / elements)
+      return false;
+    elements *= span;
+  }
+  return true;
+}
 
 Einsum bind_einsum(const ParsedEinsum &parsed, const std::vector<Dimension> &dims,
                    const SourceLocation &where, const std::string &op_name) {

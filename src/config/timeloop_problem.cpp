@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "einsum_binding.hpp"
 #include "timeloop_yaml.hpp"
 
 namespace dse {
@@ -217,22 +218,9 @@ private:
     return names;
   }
 
-  /// Elements spanned by the data space, each index spanning 1 + sum coef * (size - 1).
   void check_size(const DataSpace &space) const {
-    std::int64_t elements = 1;
-    for (const IndexExpr &expr : space.access.indices) {
-      std::int64_t span = 1;
-      for (const IndexTerm &term : expr.terms) {
-        // coef and size are below 2^31, so the product fits; the sum is bounded before adding.
-        const std::int64_t extent = term.coef * (workload_.dim_size(term.dim) - 1);
-        if (extent > kMaxTensorElements - span)
-          too_large(space);
-        span += extent;
-      }
-      if (span > kMaxTensorElements / elements)
-        too_large(space);
-      elements *= span;
-    }
+    if (!access_within_element_limit(space.access, workload_.dims))
+      too_large(space);
   }
 
   [[noreturn]] static void too_large(const DataSpace &space) {
