@@ -2,52 +2,21 @@
 // number by number, with first-read elision on and off, and the legality checks of its mappings.
 #include <gtest/gtest.h>
 
-#include "common/workloads.hpp"
-#include "dse/config/workload_loader.hpp"
 #include "dse/model/hier_cost.hpp"
 #include "dse/model/hier_mapping_check.hpp"
+#include "model/hier_worked_example.hpp"
 
 namespace dse {
 namespace {
 
-/// DRAM (2 words/cycle, 100 pJ) -> GB (4096 words, 8 words/cycle, 5 pJ) -> 4x4 mesh -> RF per PE
-/// (16 words, 0.5 pJ), MAC 1 pJ.
-Hardware worked_example_hardware() {
-  Hardware hw;
-  hw.name = "worked-example";
-  Hierarchy &h = hw.hierarchy;
-  h.levels = {StorageLevel{"DRAM", std::nullopt, 2.0, std::nullopt, std::nullopt, 100, 100, 100,
-                           false, role::kAll},
-              StorageLevel{"GB", 4096, 8.0, std::nullopt, std::nullopt, 5, 5, 5, false, role::kAll},
-              StorageLevel{"RF", 16, std::nullopt, std::nullopt, std::nullopt, 0.5, 0.5, 0.5, false,
-                           role::kAll}};
-  h.fanouts = {{}, {Fanout{"mesh", 4, 4, true, true}}, {}};
-  h.mac_pj = 1;
-  return hw;
-}
-
-/// Factors indexed by the workload's dims m, k, n.
-std::vector<std::int64_t> factors(std::int64_t m, std::int64_t k, std::int64_t n) {
-  return {m, k, n};
-}
-
-constexpr int kM = 0, kK = 1, kN = 2;
-constexpr std::uint32_t kA = 1, kB = 2, kZ = 4; // operator_tensors: A, B, then the output
-
-/// Nest DRAM[m2 k2 n2] GB[m2 k4 n2] mesh[m4 (y) n4 (x)] RF[m4 n4 k8]; GB keeps A, B, Z; RF Z.
-OpMapping worked_example_mapping() {
-  OpMapping m;
-  m.levels = {LevelMapping{{kM, kK, kN}, factors(2, 2, 2), kA | kB | kZ},
-              LevelMapping{{kM, kK, kN}, factors(2, 4, 2), kA | kB | kZ},
-              LevelMapping{{kM, kN, kK}, factors(4, 8, 4), kZ}};
-  m.fanouts = {{}, {FanoutMapping{factors(1, 1, 4), factors(4, 1, 1)}}, {}};
-  return m;
-}
+using worked_example::factors;
+using worked_example::kK;
+using worked_example::kM;
 
 struct HierWorkedExample : ::testing::Test {
-  Hardware hw = worked_example_hardware();
-  Workload workload = parse_workload(test_common::gemm_workload("gemm-64", 64, 64, 64), "w.yaml");
-  OpMapping mapping = worked_example_mapping();
+  Hardware hw = worked_example::hardware();
+  Workload workload = worked_example::workload();
+  OpMapping mapping = worked_example::mapping();
 
   HierCost cost(bool elision) const {
     return evaluate_hier_mapping(hw, workload, workload.ops[0], mapping, elision,

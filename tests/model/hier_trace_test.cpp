@@ -12,6 +12,7 @@
 #include "dse/model/hier_mapping_check.hpp"
 #include "model/hier_random.hpp"
 #include "model/hier_trace_simulator.hpp"
+#include "model/hier_worked_example.hpp"
 
 namespace dse {
 namespace {
@@ -21,34 +22,9 @@ using hier_trace::TraceCounts;
 
 constexpr size_t kA = 0, kB = 1, kZ = 2; // operator_tensors of C[m,n] += A[m,k] * B[k,n]
 
-/// The worked example of §4.5: DRAM (100 pJ) -> GB (5 pJ) -> 4x4 mesh -> RF per PE (0.5 pJ),
-/// a 64^3 GEMM on the nest DRAM[m2 k2 n2] GB[m2 k4 n2] mesh[m4 (y) n4 (x)] RF[m4 n4 k8]; the GB
-/// keeps A, B and Z, the RF Z only.
-hier_random::Case worked_example() {
-  hier_random::Case c;
-  Hierarchy &h = c.hardware.hierarchy;
-  h.levels = {StorageLevel{"DRAM", std::nullopt, 2.0, std::nullopt, std::nullopt, 100, 100, 100,
-                           false, role::kAll},
-              StorageLevel{"GB", 4096, 8.0, std::nullopt, std::nullopt, 5, 5, 5, false, role::kAll},
-              StorageLevel{"RF", 16, std::nullopt, std::nullopt, std::nullopt, 0.5, 0.5, 0.5, false,
-                           role::kAll}};
-  h.fanouts = {{}, {Fanout{"mesh", 4, 4, true, true}}, {}};
-  h.mac_pj = 1;
-  c.workload = parse_workload(test_common::gemm_workload("gemm-64", 64, 64, 64), "w.yaml");
-  const int m = c.workload.dim_index("m"), k = c.workload.dim_index("k"),
-            n = c.workload.dim_index("n");
-  const auto factors = [&](std::int64_t fm, std::int64_t fk, std::int64_t fn) {
-    std::vector<std::int64_t> f(3);
-    f[static_cast<size_t>(m)] = fm;
-    f[static_cast<size_t>(k)] = fk;
-    f[static_cast<size_t>(n)] = fn;
-    return f;
-  };
-  c.mapping.levels = {LevelMapping{{m, k, n}, factors(2, 2, 2), 0b111},
-                      LevelMapping{{m, k, n}, factors(2, 4, 2), 0b111},
-                      LevelMapping{{m, n, k}, factors(4, 8, 4), 1u << kZ}};
-  c.mapping.fanouts = {{}, {FanoutMapping{factors(1, 1, 4), factors(4, 1, 1)}}, {}};
-  return c;
+/// The worked example of §4.5 (model/hier_worked_example.hpp) as a case.
+hier_random::Case worked_example_case() {
+  return {worked_example::hardware(), worked_example::workload(), worked_example::mapping()};
 }
 
 TraceCounts simulate(const hier_random::Case &c, bool elision) {
@@ -69,7 +45,7 @@ double energy_pj(const StorageLevel &level, const TensorCounts &counts) {
 }
 
 TEST(HierTraceWorkedExample, WalkGivesTheTableOfTheDocument) {
-  const hier_random::Case c = worked_example();
+  const hier_random::Case c = worked_example_case();
   const TraceCounts counts = simulate(c, true);
   EXPECT_EQ(counts.macs, 262144);
   EXPECT_EQ(kept(counts, 0, kA), (TensorCounts{4096, 0, 0}));
@@ -84,7 +60,7 @@ TEST(HierTraceWorkedExample, WalkGivesTheTableOfTheDocument) {
 }
 
 TEST(HierTraceWorkedExample, WalkCountsGiveTheEnergiesOfTheTable) {
-  const hier_random::Case c = worked_example();
+  const hier_random::Case c = worked_example_case();
   const TraceCounts counts = simulate(c, true);
   const std::vector<StorageLevel> &levels = c.hardware.hierarchy.levels;
   EXPECT_EQ(energy_pj(levels[0], kept(counts, 0, kA)) + energy_pj(levels[0], kept(counts, 0, kB)) +
@@ -97,7 +73,7 @@ TEST(HierTraceWorkedExample, WalkCountsGiveTheEnergiesOfTheTable) {
 }
 
 TEST(HierTraceWorkedExample, WalkWithoutElisionReadsAndFillsTheFirstZeros) {
-  const TraceCounts counts = simulate(worked_example(), false);
+  const TraceCounts counts = simulate(worked_example_case(), false);
   EXPECT_EQ(kept(counts, 0, kZ), (TensorCounts{8192, 0, 8192}));
   EXPECT_EQ(kept(counts, 1, kZ), (TensorCounts{32768, 8192, 32768}));
   EXPECT_EQ(kept(counts, 2, kZ), (TensorCounts{262144, 32768, 262144}));
