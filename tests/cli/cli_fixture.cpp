@@ -166,6 +166,20 @@ void CliTest::expect_usage_error(const std::vector<std::string> &args,
   EXPECT_EQ(listing(), before) << "the failed run left a file behind";
 }
 
+void CliTest::expect_two_ranks_write_what_one_process_writes(
+    const std::function<std::vector<std::string>(const std::string &output)> &sweep_args) const {
+  run_ok(sweep_args("single.csv"));
+  std::string command = "cd '" + dir_.string() +
+                        "' && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+                        "OMPI_MCA_btl=self,vader mpirun --oversubscribe -np 2 " DSE_BINARY;
+  for (const std::string &arg : sweep_args("ranks.csv"))
+    command += " '" + arg + "'";
+  command += " --threads 1 > mpi.log 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << read("mpi.log");
+  for (const std::string suffix : {"", "-summary", "-buffer-curve"})
+    EXPECT_EQ(read("ranks" + suffix + ".csv"), read("single" + suffix + ".csv")) << suffix;
+}
+
 void CliTest::write(const std::string &name, const std::string &text) const {
   std::ofstream(dir_ / name, std::ios::binary) << text;
 }

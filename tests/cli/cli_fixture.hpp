@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,11 @@ protected:
   /// Like expect_error, for usage errors: any non-zero exit code other than 1, and `message` as
   /// the first line of stderr.
   void expect_usage_error(const std::vector<std::string> &args, const std::string &message) const;
+
+  /// Runs the sweep `sweep_args("single.csv")` in one process and `sweep_args("ranks.csv")` on
+  /// two MPI ranks, and checks that both write the same front, summary and buffer-curve files.
+  void expect_two_ranks_write_what_one_process_writes(
+      const std::function<std::vector<std::string>(const std::string &output)> &sweep_args) const;
 
   void write(const std::string &name, const std::string &text) const;
   std::string read(const std::string &name) const;

@@ -2,7 +2,6 @@
 // the buffer curve down to a few words of level 1 (bypassed there) and never below the I/O
 // bound, the --within answer, and the errors of mixed or curve-less sweeps.
 #include <cmath>
-#include <cstdlib>
 
 #include "cli/cli_fixture.hpp"
 
@@ -174,16 +173,8 @@ TEST_F(HierSweepTest, UnknownPathsListTheLevelsAndFanouts) {
 
 #ifdef DSE_WITH_MPI
 TEST_F(HierSweepTest, TwoRanksWriteTheSameFilesAsOneProcess) {
-  run_ok(a16_curve_args("single.csv"));
-  std::string command = "cd '" + dir_.string() +
-                        "' && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                        "OMPI_MCA_btl=self,vader mpirun --oversubscribe -np 2 " DSE_BINARY;
-  for (const std::string &arg : a16_curve_args("ranks.csv"))
-    command += " '" + arg + "'";
-  command += " --threads 1 > mpi.log 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0) << read("mpi.log");
-  for (const std::string suffix : {"", "-summary", "-buffer-curve"})
-    EXPECT_EQ(read("ranks" + suffix + ".csv"), read("single" + suffix + ".csv")) << suffix;
+  expect_two_ranks_write_what_one_process_writes(
+      [this](const std::string &output) { return a16_curve_args(output); });
 }
 #endif
 

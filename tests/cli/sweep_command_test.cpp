@@ -1,6 +1,5 @@
 // `dse sweep` end to end: the output files, the buffer curve answer, errors, and a 2-rank MPI
 // run whose files are byte-identical to the single-process run.
-#include <cstdlib>
 
 #include "cli/cli_fixture.hpp"
 
@@ -82,16 +81,8 @@ TEST_F(SweepCommandTest, RangeSyntaxErrorFails) {
 
 #ifdef DSE_WITH_MPI
 TEST_F(SweepCommandTest, TwoRanksWriteTheSameFilesAsOneProcess) {
-  run_ok(sweep_args("single.csv"));
-  std::string command = "cd '" + dir_.string() +
-                        "' && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-                        "OMPI_MCA_btl=self,vader mpirun --oversubscribe -np 2 " DSE_BINARY;
-  for (const std::string &arg : sweep_args("ranks.csv"))
-    command += " '" + arg + "'";
-  command += " --threads 1 > mpi.log 2>&1";
-  ASSERT_EQ(std::system(command.c_str()), 0) << read("mpi.log");
-  for (const std::string suffix : {"", "-summary", "-buffer-curve"})
-    EXPECT_EQ(read("ranks" + suffix + ".csv"), read("single" + suffix + ".csv")) << suffix;
+  expect_two_ranks_write_what_one_process_writes(
+      [this](const std::string &output) { return sweep_args(output); });
 }
 #endif
 
