@@ -4,22 +4,14 @@
 #include <sstream>
 
 #include "cli/cli_fixture.hpp"
+#include "common/sim_hierarchy_spelling.hpp"
 
 namespace dse::testing {
 namespace {
 
 const std::string kShipped = repo_file("hw_configs/sim-1g-1mb-60gbps.yaml");
 
-// Everything of the shipped file from `pe_array:` on, in the general form.
-const std::string kHierarchy = R"(counting: legacy
-hierarchy:
-  - {level: DRAM, bandwidth_gbps: 60, read_energy_pj: 320.0, write_energy_pj: 320.0}
-  - {level: GlobalBuffer, capacity_kib: 1024, bandwidth_words_per_cycle: 64,
-     read_energy_pj: 25.0, write_energy_pj: 25.0}
-  - {fanout: array, x: 32, y: 32}
-  - {level: RegFile, capacity_words: 64, read_energy_pj: 1.5, write_energy_pj: 1.5}
-compute: {mac_energy_pj: 1.5}
-)";
+const std::string &kHierarchy = test_common::kSimHierarchySpelling;
 
 /// The shipped file with its comments, name, source, clock and word size, then kHierarchy.
 std::string general_spelling() {

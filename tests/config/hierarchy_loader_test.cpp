@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "common/repo_files.hpp"
+#include "common/sim_hierarchy_spelling.hpp"
 #include "config/expect_error.hpp"
 
 namespace dse {
@@ -40,18 +41,8 @@ dma_units:
 )";
 
 // docs/HIERARCHY.md §2.4: hw_configs/sim-1g-1mb-60gbps.yaml spelt in the general form.
-const std::string kSimSpelling = R"(name: sim-1g-1mb-60gbps
-clock_ghz: 1.0
-word_bytes: 2
-counting: legacy
-hierarchy:
-  - {level: DRAM, bandwidth_gbps: 60, read_energy_pj: 320.0, write_energy_pj: 320.0}
-  - {level: GlobalBuffer, capacity_kib: 1024, bandwidth_words_per_cycle: 64,
-     read_energy_pj: 25.0, write_energy_pj: 25.0}
-  - {fanout: array, x: 32, y: 32}
-  - {level: RegFile, capacity_words: 64, read_energy_pj: 1.5, write_energy_pj: 1.5}
-compute: {mac_energy_pj: 1.5}
-)";
+const std::string kSimSpelling =
+    "name: sim-1g-1mb-60gbps\nclock_ghz: 1.0\nword_bytes: 2\n" + test_common::kSimHierarchySpelling;
 
 // Today's form, for its two new keys.
 const std::string kToday = R"(name: today
