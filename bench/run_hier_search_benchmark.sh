@@ -1,8 +1,9 @@
 #!/bin/sh
-# Runs the hierarchical search benchmark (the reference architecture a16 and a three-level design)
-# and prints, per hardware and GEMM: spatial rows, keep vectors, tilings before and after the
-# maximal-tiling pruning, mappings evaluated, mappings per second, the time to the exact front on
-# one thread (the baseline) and on every thread, their ratio, and the front's size.
+# Runs the hierarchical search benchmark (GEMMs on the reference architecture a16; a GEMM and
+# GPT-3 attention at sequence length 131072 on a three-level design) and prints, per hardware and
+# workload: the space before pruning, mappings decided per second, spatial rows, keep vectors,
+# tilings that fit and tilings searched, mappings evaluated, mappings per second, the time to the
+# exact front on one thread (the baseline) and on every thread, their ratio, and the front's size.
 # Usage: bench/run_hier_search_benchmark.sh [build-dir] [benchmark filter]
 set -eu
 build=${1:-build}

@@ -13,12 +13,12 @@ namespace dse {
 namespace {
 
 /// Product of the fan-outs of each gap per workload dimension.
-std::vector<std::vector<double>> gap_products(const OpMapping &m, const std::vector<int> &dims,
-                                              size_t workload_dims) {
-  std::vector<std::vector<double>> spatial(m.fanouts.size(),
-                                           std::vector<double>(workload_dims, 1.0));
-  for (size_t gap = 0; gap < m.fanouts.size(); ++gap)
-    for (const FanoutMapping &f : m.fanouts[gap])
+std::vector<std::vector<double>>
+gap_products(const std::vector<std::vector<FanoutMapping>> &fanouts, const std::vector<int> &dims,
+             size_t workload_dims) {
+  std::vector<std::vector<double>> spatial(fanouts.size(), std::vector<double>(workload_dims, 1.0));
+  for (size_t gap = 0; gap < fanouts.size(); ++gap)
+    for (const FanoutMapping &f : fanouts[gap])
       for (int d : dims)
         spatial[gap][static_cast<size_t>(d)] *= static_cast<double>(f.factor(d));
   return spatial;
@@ -51,16 +51,17 @@ double tensor_words(const Workload &workload, const TensorAccess &access) {
 
 /// mu(l,t) between `level` and `child`: the spatial factors of the dimensions `access` does not
 /// use, multicast fan-outs only for inputs.
-double fanout_sharing(const Hierarchy &h, const OpMapping &m, const std::vector<int> &dims,
-                      const TensorAccess &access, bool output, size_t level, size_t child) {
+double fanout_sharing(const Hierarchy &h, const std::vector<std::vector<FanoutMapping>> &fanouts,
+                      const std::vector<int> &dims, const TensorAccess &access, bool output,
+                      size_t level, size_t child) {
   double product = 1;
   for (size_t gap = level; gap < child; ++gap)
-    for (size_t f = 0; f < m.fanouts[gap].size(); ++f) {
+    for (size_t f = 0; f < fanouts[gap].size(); ++f) {
       if (!output && !h.fanouts[gap][f].multicast)
         continue;
       for (int d : dims)
         if (!access.uses(d))
-          product *= static_cast<double>(m.fanouts[gap][f].factor(d));
+          product *= static_cast<double>(fanouts[gap][f].factor(d));
     }
   return product;
 }
@@ -68,8 +69,8 @@ double fanout_sharing(const Hierarchy &h, const OpMapping &m, const std::vector<
 } // namespace
 
 HierDeliveryCost::HierDeliveryCost(const Hardware &hw, const Workload &workload, const Operator &op,
-                                   const OpMapping &mapping, bool first_read_elision,
-                                   LatencyModel latency_model)
+                                   const std::vector<std::vector<FanoutMapping>> &fanouts,
+                                   bool first_read_elision, LatencyModel latency_model)
     : hw_(hw), latency_model_(latency_model) {
   const Hierarchy &h = hw.hierarchy;
   const std::vector<int> dims = op.dims();
@@ -77,9 +78,10 @@ HierDeliveryCost::HierDeliveryCost(const Hardware &hw, const Workload &workload,
   DSE_CHECK(h.levels.size() <= kMaxHierLevels && tensors.size() <= kMaxHierTensors,
             "a hierarchy or einsum larger than the fast evaluation holds");
   tensors_ = tensors.size();
-  const size_t compute = h.levels.size();
+  levels_count_ = h.levels.size();
+  const size_t compute = levels_count_;
   const std::vector<std::vector<double>> spatial =
-      gap_products(mapping, dims, workload.dims.size());
+      gap_products(fanouts, dims, workload.dims.size());
   macs_ = 1;
   for (int d : dims)
     macs_ *= static_cast<double>(workload.dim_size(d));
@@ -94,10 +96,6 @@ HierDeliveryCost::HierDeliveryCost(const Hardware &hw, const Workload &workload,
   compute_cycles_ = macs_ / static_cast<double>(utilised_units);
   compute_energy_pj_ = macs_ * h.mac_pj;
   const double elision = first_read_elision ? 1 : 0;
-  const auto keeps = [&](size_t level, size_t t) {
-    return level == 0 || (mapping.levels[level].keep >> t & 1U) != 0;
-  };
-  levels_.resize(compute);
   for (size_t l = 0; l < compute; ++l) {
     Level &level = levels_[l];
     level.instances = instances_of(l);
@@ -105,20 +103,35 @@ HierDeliveryCost::HierDeliveryCost(const Hardware &hw, const Workload &workload,
     level.fill_pj = h.levels[l].fill_pj;
     level.update_pj = h.levels[l].update_pj;
     for (size_t t = 0; t < tensors_; ++t) {
-      Term &term = level.terms[t];
+      const bool output = t + 1 == tensors_;
       const double words = tensor_words(workload, *tensors[t]);
       least_[l][t] = words * spatial_product(spatial, dims, *tensors[t], l, false);
+      first_arrivals_[l][t] = elision * least_[l][t];
+      for (size_t child = l + 1; child <= compute; ++child)
+        sharing_[l][child][t] = fanout_sharing(h, fanouts, dims, *tensors[t], output, l, child);
+    }
+  }
+  set_keeps(std::vector<std::uint32_t>(compute, 0));
+}
+
+void HierDeliveryCost::set_keeps(const std::vector<std::uint32_t> &keep) {
+  const auto keeps = [&](size_t level, size_t t) {
+    return level == 0 || (keep[level] >> t & 1U) != 0;
+  };
+  for (size_t l = 0; l < levels_count_; ++l)
+    for (size_t t = 0; t < tensors_; ++t) {
+      Term &term = levels_[l].terms[t];
+      term = Term{};
       if (!keeps(l, t))
         continue;
       term.kept = true;
       term.output = t + 1 == tensors_;
       term.child = l + 1;
-      while (term.child < compute && !keeps(term.child, t))
+      while (term.child < levels_count_ && !keeps(term.child, t))
         ++term.child;
-      term.sharing = fanout_sharing(h, mapping, dims, *tensors[t], term.output, l, term.child);
-      term.first_arrivals = elision * words * spatial_product(spatial, dims, *tensors[t], l, false);
+      term.sharing = sharing_[l][term.child][t];
+      term.first_arrivals = first_arrivals_[l][t];
     }
-  }
 }
 
 double HierDeliveryCost::transfer_cycles(size_t level, double reads, double writes) const {
@@ -131,14 +144,14 @@ double HierDeliveryCost::transfer_cycles(size_t level, double reads, double writ
 Objectives HierDeliveryCost::objectives(const HierDeliveries &delta, double buffer_words) const {
   double energy_pj = 0, dram_words = 0, transfer_sum = 0;
   double latency_cycles = compute_cycles_;
-  for (size_t l = 0; l < levels_.size(); ++l) {
+  for (size_t l = 0; l < levels_count_; ++l) {
     const Level &level = levels_[l];
     double level_energy_pj = 0, reads = 0, writes = 0;
     for (size_t t = 0; t < tensors_; ++t) {
       const Term &term = level.terms[t];
       if (!term.kept)
         continue;
-      const double below = term.child == levels_.size() ? macs_ : delta[term.child][t];
+      const double below = term.child == levels_count_ ? macs_ : delta[term.child][t];
       const double towards_compute = below / term.sharing;
       const double delivered = l == 0 ? 0 : delta[l][t];
       double r = towards_compute, f = delivered, u = 0;

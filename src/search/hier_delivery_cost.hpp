@@ -1,8 +1,9 @@
 // The objectives of a mapping as a function of its deliveries Delta(l,t) (docs/HIERARCHY.md
 // §4.1), for one spatial row and keep vector: every other quantity of §4 is fixed by those two, so
 // the search evaluates a tiling's loop orders without allocating, and bounds a whole subtree by
-// the least deliveries. The arithmetic follows evaluate_hier_mapping step by step, so the
-// objectives are bit-identical to hier_objectives of its cost.
+// the least deliveries. What depends on the spatial row alone is computed once per row; choosing
+// a keep vector then only looks it up. The arithmetic follows evaluate_hier_mapping step by step,
+// so the objectives are bit-identical to hier_objectives of its cost.
 #pragma once
 
 #include <array>
@@ -25,10 +26,14 @@ using HierDeliveries = std::array<std::array<double, kMaxHierTensors>, kMaxHierL
 
 class HierDeliveryCost {
 public:
-  /// `mapping` supplies the fan-outs and keep sets (factors and orders are not read); the
+  /// For the spatial row `fanouts`, with no tensor kept on chip until `set_keeps`; the
   /// operator's dimensions are taken unpadded, as divisor tilings leave them.
   HierDeliveryCost(const Hardware &hw, const Workload &workload, const Operator &op,
-                   const OpMapping &mapping, bool first_read_elision, LatencyModel latency_model);
+                   const std::vector<std::vector<FanoutMapping>> &fanouts, bool first_read_elision,
+                   LatencyModel latency_model);
+
+  /// Per storage level, a bit per tensor it keeps (level 0 keeps every tensor).
+  void set_keeps(const std::vector<std::uint32_t> &keep);
 
   /// Objectives of the mapping whose deliveries are `delta`; `buffer_words` is level 1's.
   Objectives objectives(const HierDeliveries &delta, double buffer_words) const;
@@ -36,6 +41,8 @@ public:
   const HierDeliveries &least_deliveries() const { return least_; }
   /// Utilised instances of storage level `level`.
   double instances(size_t level) const { return levels_[level].instances; }
+  /// Objectives of the least deliveries: a bound for every tiling of the row and keep vector.
+  Objectives least_objectives() const { return objectives(least_, 0); }
   bool keeps(size_t level, size_t tensor) const { return levels_[level].terms[tensor].kept; }
 
 private:
@@ -56,7 +63,12 @@ private:
   double transfer_cycles(size_t level, double reads, double writes) const;
 
   const Hardware &hw_;
-  std::vector<Level> levels_;
+  size_t levels_count_ = 0;
+  std::array<Level, kMaxHierLevels> levels_{};
+  /// [level][child][tensor] mu(l,t) when `child` is the next keeper inside (or the compute units)
+  std::array<std::array<std::array<double, kMaxHierTensors>, kMaxHierLevels + 1>, kMaxHierLevels>
+      sharing_{};
+  HierDeliveries first_arrivals_{}; // eps * P(l,t) of the output, when kept at l
   size_t tensors_ = 0;
   double macs_ = 0;
   double compute_cycles_ = 0;

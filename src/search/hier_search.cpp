@@ -1,10 +1,11 @@
 // The exact hierarchical search: spatial rows x keep vectors x tilings (innermost level first,
-// capacity-filtered, maximal when pruning) x loop orders, into one Pareto front, within the
-// hardware's mapspace constraints (a fixed factor is the only choice at its level, and a move
-// that would change it is no move for maximality). Each (spatial row,
-// keep vector) is one task with its own front, skipped whole when its least deliveries are rejected
-// (docs/HIERARCHY.md §7.3); tasks run in fixed batches on TBB, each batch reading the front of the
-// batches before it, so the work done and the front are the same for any thread count.
+// dimension by dimension, capacity-filtered, maximal when pruning) x loop orders, into one Pareto
+// front, within the hardware's mapspace constraints (a fixed factor is the only choice at its
+// level, and a move that would change it is no move for maximality). Each (spatial row, keep
+// vector) is one task with its own front; a task is skipped whole when its least deliveries are
+// rejected, and inside it every partly chosen tiling is bounded the same way (docs/HIERARCHY.md
+// §7.3). Tasks run in fixed batches on TBB, each batch reading the front of the batches before
+// it, so the work done and the front are the same for any thread count.
 #include "dse/search/hier_search.hpp"
 
 #include <algorithm>
@@ -57,6 +58,14 @@ Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
       buffer_objective(std::count(o.objectives.begin(), o.objectives.end(), Objective::Buffer) >
                        0) {
   DSE_CHECK(w.dims.size() <= 64, "more workload dimensions than a relevance mask holds");
+  // Tilings are chosen dimension by dimension: the reduction dimensions first, then the larger
+  // ones, so that the bounds of partly chosen levels (§7.3) cut the widest subtrees early.
+  std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {
+    const bool reduces_a = !op.einsum.output.uses(a), reduces_b = !op.einsum.output.uses(b);
+    if (reduces_a != reduces_b)
+      return reduces_a;
+    return w.dim_size(a) > w.dim_size(b);
+  });
   for (const TensorAccess *t : tensors) {
     relevant.push_back(0);
     for (int d : dims)
@@ -93,14 +102,15 @@ struct TaskResult {
 };
 
 /// The search of one (spatial row, keep vector): the tiling being built and its loop orders.
-/// How double-buffered tiles count against a capacity: once (a lower bound while the outer levels
-/// are not chosen), twice where an outer loop indexes them (exact, for a complete tiling), or
-/// twice always (an upper bound that holds for any outer levels).
-enum class Buffering { Once, Exact, Twice };
+/// How double-buffered tiles count against a capacity: once (a lower bound while the level's own
+/// factors are being chosen), or twice where an outer loop indexes them (exact once they are:
+/// whether a dimension loops above a level is fixed by what the outer levels take in all).
+enum class Buffering { Once, Exact };
 
 class TaskSearch {
 public:
-  TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep);
+  TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep,
+             HierDeliveryCost costs);
   TaskResult run();
 
 private:
@@ -108,9 +118,16 @@ private:
   void choose_factor(int level, size_t dim_index);
   void complete_tiling();
   bool fits(int level, const std::vector<std::int64_t> &extent, Buffering buffering) const;
-  void set_extent(int level, std::vector<std::int64_t> &extent) const;
+  void update_extent(int level, size_t at);
+  void start_level(int level);
   bool has_inward_move_that_fits();
-  bool has_inward_move_from(int from, Buffering buffering);
+  std::uint64_t loops_above(int level) const;
+  bool has_inward_move_of(int from, size_t at);
+  std::int64_t prime_to_move(int from, size_t at) const;
+  bool prime_move_fits(int from, size_t at, std::int64_t p);
+  bool subtree_rejected(int level, size_t chosen);
+  double movable_trips(size_t chosen, size_t t) const;
+  void note_block(size_t level);
   bool fixed_at(int level, size_t dim) const {
     return s_.rules.levels[static_cast<size_t>(level)].factor[dim] != 0;
   }
@@ -128,15 +145,16 @@ private:
   TaskResult result_;
   std::uint64_t next_tiling_id_ = 0;
 
-  std::vector<std::int64_t> left_;           // per workload dim: what the outer levels take
-  std::vector<std::vector<double>> spatial_; // [gap][dim] product of the gap's fan-outs
-  std::vector<std::int64_t> extent_;         // scratch for one level's extents
-  std::vector<std::vector<std::int64_t>> level_extent_; // per level, of the complete tiling
+  std::vector<std::int64_t> left_;                // per workload dim: what the outer levels take
+  std::vector<std::vector<double>> spatial_;      // [gap][dim] product of the gap's fan-outs
+  std::vector<std::int64_t> moved_;               // scratch: a level's extents after an inward move
+  std::vector<std::vector<std::int64_t>> extent_; // [level][dim] tile extents of chosen levels
 
   // Per tiling: per level the orders tried, the product of its trips and per order and tensor
   // the trips down to its innermost loop that indexes the tensor; per (level, tensor) the tile.
   std::vector<const std::vector<std::vector<int>> *> level_orders_;
   std::vector<double> block_trips_;
+  std::vector<std::array<double, kMaxHierTensors>> relevant_trips_; // per level and tensor
   std::vector<std::vector<std::array<double, kMaxHierTensors>>> trips_to_last_relevant_;
   std::vector<std::array<double, kMaxHierTensors>> tile_;
   std::vector<size_t> chosen_order_;
@@ -154,11 +172,10 @@ OpMapping task_mapping(const Space &space, size_t row, size_t keep) {
   return m;
 }
 
-TaskSearch::TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep)
+TaskSearch::TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep,
+                       HierDeliveryCost costs)
     : s_(space), earlier_(earlier), candidate_(row * space.keeps.size() + keep),
-      keep_(space.keeps[keep]), mapping_(task_mapping(space, row, keep)),
-      costs_(space.hw, space.w, space.op, mapping_, space.options.first_read_elision,
-             space.options.latency_model),
+      keep_(space.keeps[keep]), mapping_(task_mapping(space, row, keep)), costs_(std::move(costs)),
       result_(space.options.objectives) {
   spatial_.assign(s_.h.fanouts.size(), std::vector<double>(s_.w.dims.size(), 1.0));
   left_.assign(s_.w.dims.size(), 1);
@@ -173,10 +190,11 @@ TaskSearch::TaskSearch(const Space &space, const ParetoFront &earlier, size_t ro
   const size_t levels = s_.h.levels.size();
   level_orders_.resize(levels);
   block_trips_.resize(levels);
+  relevant_trips_.resize(levels);
   trips_to_last_relevant_.resize(levels);
   tile_.resize(levels);
   chosen_order_.resize(levels);
-  level_extent_.resize(levels);
+  extent_.assign(levels, std::vector<std::int64_t>(s_.w.dims.size(), 1));
 }
 
 /// Whether a point with objectives `o` and this task's ids enters both the earlier batches' front
@@ -187,24 +205,23 @@ bool TaskSearch::admitted(const Objectives &o, std::uint64_t tiling) const {
 }
 
 TaskResult TaskSearch::run() {
-  // Every mapping of the task delivers at least |t| * rho(l,t) words into each keeper, and its
-  // objectives grow with every delivery: if that bound is rejected, so is every mapping (its ids
-  // are at least (candidate, 0)).
-  if (s_.options.prune && !admitted(costs_.objectives(costs_.least_deliveries(), 0), 0))
-    return std::move(result_);
   choose_level(s_.h.depth() - 1);
   return std::move(result_);
 }
 
-/// Extents of level `level`'s tile from the factors chosen at it and inside it.
-void TaskSearch::set_extent(int level, std::vector<std::int64_t> &extent) const {
-  extent.assign(s_.w.dims.size(), 1);
-  for (int d : s_.dims) {
-    const auto at = static_cast<size_t>(d);
-    for (int l = level; l < s_.h.depth(); ++l)
-      extent[at] *= mapping_.levels[static_cast<size_t>(l)].factor[at] *
-                    static_cast<std::int64_t>(spatial_[static_cast<size_t>(l)][at]);
-  }
+/// The extent of dimension `at` of level `level`'s tile from its factor there and the extent of
+/// the level inside (the levels inside must be chosen).
+void TaskSearch::update_extent(int level, size_t at) {
+  const auto l = static_cast<size_t>(level);
+  const std::int64_t inner = level + 1 < s_.h.depth() ? extent_[l + 1][at] : 1;
+  extent_[l][at] =
+      mapping_.levels[l].factor[at] * static_cast<std::int64_t>(spatial_[l][at]) * inner;
+}
+
+/// Extents of level `level`'s tile before any of its factors is chosen.
+void TaskSearch::start_level(int level) {
+  for (int d : s_.dims)
+    update_extent(level, static_cast<size_t>(d));
 }
 
 double tile_words(const TensorAccess &access, const std::vector<std::int64_t> &extent) {
@@ -219,6 +236,21 @@ double tile_words(const TensorAccess &access, const std::vector<std::int64_t> &e
   return tile;
 }
 
+/// The dimensions with a loop in a block above chosen level `level`: those the unchosen levels
+/// take part of, and those the chosen levels between loop over.
+std::uint64_t TaskSearch::loops_above(int level) const {
+  std::uint64_t loops = 0;
+  for (int d : s_.dims) {
+    const auto at = static_cast<size_t>(d);
+    bool loops_over = left_[at] > 1;
+    for (int l = 1; l < level && !loops_over; ++l)
+      loops_over = mapping_.levels[static_cast<size_t>(l)].factor[at] > 1;
+    if (loops_over)
+      loops |= std::uint64_t{1} << d;
+  }
+  return loops;
+}
+
 /// Whether the kept tiles of `level` with these extents fit its capacity, double-buffered tiles
 /// counted as `buffering` says.
 bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent,
@@ -226,16 +258,12 @@ bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent,
   const StorageLevel &storage = s_.h.levels[static_cast<size_t>(level)];
   if (!storage.capacity_words)
     return true;
-  std::uint64_t outer_loops = 0; // dimensions with a loop in a block above the level
-  for (int outer = 0; buffering == Buffering::Exact && outer < level; ++outer)
-    for (int d : s_.dims)
-      if (mapping_.levels[static_cast<size_t>(outer)].factor[static_cast<size_t>(d)] > 1)
-        outer_loops |= std::uint64_t{1} << d;
+  const std::uint64_t outer_loops = buffering == Buffering::Exact ? loops_above(level) : 0;
   double words = 0;
   for (size_t t = 0; t < s_.tensors.size(); ++t) {
     if ((keep_[static_cast<size_t>(level)] >> t & 1U) == 0)
       continue;
-    const bool refilled = buffering == Buffering::Twice || (s_.relevant[t] & outer_loops) != 0;
+    const bool refilled = (s_.relevant[t] & outer_loops) != 0;
     words += tile_words(*s_.tensors[t], extent) * (storage.double_buffering && refilled ? 2 : 1);
   }
   return words <= static_cast<double>(*storage.capacity_words);
@@ -249,10 +277,12 @@ void TaskSearch::choose_level(int level) {
       if (fixed != 0 && left_[at] != fixed)
         return;
       mapping_.levels[0].factor[at] = left_[at];
+      update_extent(0, at);
     }
     complete_tiling();
     return;
   }
+  start_level(level);
   choose_factor(level, 0);
 }
 
@@ -261,8 +291,8 @@ void TaskSearch::choose_level(int level) {
 /// factor that overflows ends the loop.
 void TaskSearch::choose_factor(int level, size_t dim_index) {
   if (dim_index == s_.dims.size()) {
-    // Every tiling of this subtree has the same fitting inward move out of this level (§7.2).
-    if (s_.options.prune && has_inward_move_from(level, Buffering::Twice))
+    // With the level's factors chosen, its double-buffered tiles count exactly.
+    if (!fits(level, extent_[static_cast<size_t>(level)], Buffering::Exact))
       return;
     return choose_level(level - 1);
   }
@@ -270,76 +300,165 @@ void TaskSearch::choose_factor(int level, size_t dim_index) {
   std::int64_t &factor = mapping_.levels[static_cast<size_t>(level)].factor[d];
   const std::int64_t available = left_[d];
   const std::int64_t fixed = s_.rules.levels[static_cast<size_t>(level)].factor[d];
+  // Whether a move of each prime tried so far fits (the same for every factor that moves it).
+  std::vector<std::pair<std::int64_t, bool>> move_fits;
   for (std::int64_t f : s_.divisors_of.at(available)) {
     if (fixed != 0 && f != fixed)
       continue;
     factor = f;
-    set_extent(level, extent_);
-    if (!fits(level, extent_, Buffering::Once))
+    update_extent(level, d);
+    if (!fits(level, extent_[static_cast<size_t>(level)], Buffering::Once))
       break;
+    // Every tiling of this subtree has the same fitting inward move out of this level (§7.2).
+    if (const std::int64_t p = s_.options.prune ? prime_to_move(level, d) : 0; p != 0) {
+      auto known = std::find_if(move_fits.begin(), move_fits.end(),
+                                [p](const auto &m) { return m.first == p; });
+      if (known == move_fits.end())
+        known = move_fits.insert(move_fits.end(), {p, prime_move_fits(level, d, p)});
+      if (known->second)
+        continue;
+    }
     left_[d] = available / f;
+    // The last choice of level 1 completes the tiling, whose own checks come first (cheaper):
+    // the level-0 factor of this dimension is known, and so whether it moves into level 1.
+    const bool completes = level == 1 && dim_index + 1 == s_.dims.size();
+    if (s_.options.prune && completes && !s_.buffer_objective) {
+      mapping_.levels[0].factor[d] = left_[d];
+      if (has_inward_move_of(0, d))
+        continue;
+    }
+    if (s_.options.prune && !completes && subtree_rejected(level, dim_index + 1))
+      continue;
     choose_factor(level, dim_index + 1);
   }
   left_[d] = available;
   factor = 1;
+  update_extent(level, d);
 }
 
-bool is_prime(std::int64_t p) {
-  for (std::int64_t q = 2; q * q <= p; ++q)
-    if (p % q == 0)
-      return false;
-  return p >= 2;
+/// The smallest prime factor of `n >= 2`.
+std::int64_t smallest_prime_factor(std::int64_t n) {
+  for (std::int64_t q = 2; q * q <= n; ++q)
+    if (n % q == 0)
+      return q;
+  return n;
 }
 
-/// Whether moving a prime factor of some dimension from level `from`'s block to a deeper one where
-/// the dimension also loops (both loops staying) still fits every capacity, double-buffered tiles
-/// counted as `buffering` says: the moved tiling is then no worse in any count (docs/HIERARCHY.md
-/// §6.4). A move that changes a factor fixed by a mapspace rule leaves the constrained space and
-/// is not made. The levels inside `from` must be chosen.
-bool TaskSearch::has_inward_move_from(int from, Buffering buffering) {
-  for (int d : s_.dims) {
-    const auto at = static_cast<size_t>(d);
-    const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
-    if (fixed_at(from, at))
+/// Whether moving a prime factor of dimension `at` from level `from`'s block to a deeper one where
+/// the dimension also loops (both loops staying, so no level's refills change) still fits every
+/// capacity: the moved tiling is then no worse in any count (docs/HIERARCHY.md §6.4). A move that
+/// changes a factor fixed by a mapspace rule leaves the constrained space and is not made. The
+/// levels inside `from` and `from`'s factor of the dimension must be chosen.
+bool TaskSearch::has_inward_move_of(int from, size_t at) {
+  const std::int64_t p = prime_to_move(from, at);
+  return p != 0 && prime_move_fits(from, at, p);
+}
+
+/// The prime factor of dimension `at` that an inward move out of level `from` would take (0 if
+/// none may move): tiles only grow with the factor moved, so if any prime move fits, the
+/// smallest does.
+std::int64_t TaskSearch::prime_to_move(int from, size_t at) const {
+  const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
+  if (source < 4 || fixed_at(from, at))
+    return 0;
+  const std::int64_t p = smallest_prime_factor(source);
+  return source / p < 2 ? 0 : p;
+}
+
+/// Whether moving `p` of dimension `at` from level `from` to a deeper level where it loops fits.
+/// With both loops staying, the answer depends on `p` alone, not on the rest of `from`'s factor.
+bool TaskSearch::prime_move_fits(int from, size_t at, std::int64_t p) {
+  for (int to = from + 1; to < s_.h.depth(); ++to) {
+    if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2 || fixed_at(to, at))
       continue;
-    for (int to = from + 1; to < s_.h.depth(); ++to) {
-      if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2 || fixed_at(to, at))
-        continue;
-      for (std::int64_t p = 2; p <= source; ++p) {
-        if (source % p != 0 || source / p < 2 || !is_prime(p))
-          continue;
-        bool all_fit = true;
-        for (int l = from + 1; l <= to && all_fit; ++l) {
-          set_extent(l, extent_);
-          extent_[at] *= p;
-          all_fit = fits(l, extent_, buffering);
-        }
-        if (all_fit)
-          return true;
-      }
+    bool all_fit = true;
+    for (int l = from + 1; l <= to && all_fit; ++l) {
+      moved_ = extent_[static_cast<size_t>(l)];
+      moved_[at] *= p;
+      all_fit = fits(l, moved_, Buffering::Exact);
     }
+    if (all_fit)
+      return true;
   }
   return false;
+}
+
+/// Whether the front rejects every mapping of the subtree whose levels inside `level` are chosen
+/// and, of `level`, the factors of the first `chosen` dimensions (docs/HIERARCHY.md §7.3).
+/// Deliveries into a keeper `l` are E(l,t) tiles (§4.1). The blocks above `level` are not chosen,
+/// but their trips multiply to `left_`. If a chosen block above `l` loops over a dimension of the
+/// tensor, the innermost such block `J` fixes E(l,t) up to its own order: every trip above `J`
+/// (all of `left_`, the chosen blocks between), times at least `J`'s loops over the tensor's
+/// dimensions; when `J` is `level` itself, a dimension not chosen yet and not the tensor's may
+/// still move its trips from above `J` into `J`, so its part of `left_` is left out. Otherwise
+/// E(l,t) is at least the tensor's trips in `left_`. Keepers whose tiles are not known yet get the
+/// least deliveries |t| * rho(l,t). Later mappings of the task carry larger ids, so a rejected
+/// bound rejects them all.
+bool TaskSearch::subtree_rejected(int level, size_t chosen) {
+  const auto current = static_cast<size_t>(level);
+  double outer_trips = 1; // every trip of the blocks above `level`
+  for (int d : s_.dims)
+    outer_trips *= static_cast<double>(left_[static_cast<size_t>(d)]);
+  note_block(current);
+  HierDeliveries delta = costs_.least_deliveries();
+  const bool level_chosen = chosen == s_.dims.size();
+  for (size_t l = level_chosen ? current : current + 1; l < s_.h.levels.size(); ++l)
+    for (size_t t = 0; t < s_.tensors.size(); ++t) {
+      if (!costs_.keeps(l, t))
+        continue;
+      double deliveries = 1, trips = outer_trips;
+      for (int d : s_.dims)
+        if ((s_.relevant[t] >> d & 1U) != 0)
+          deliveries *= static_cast<double>(left_[static_cast<size_t>(d)]);
+      for (size_t j = current; j < l; ++j) {
+        if (relevant_trips_[j][t] > 1)
+          deliveries =
+              trips / (j == current ? movable_trips(chosen, t) : 1) * relevant_trips_[j][t];
+        trips *= block_trips_[j];
+      }
+      if (l == current) // the tiles inside were noted when their levels were chosen
+        tile_[l][t] = tile_words(*s_.tensors[t], extent_[l]);
+      delta[l][t] = std::max(delta[l][t], tile_[l][t] * deliveries * costs_.instances(l));
+    }
+  return !admitted(costs_.objectives(delta, 0), next_tiling_id_);
+}
+
+/// Trips of the blocks above the level being chosen over the dimensions not chosen yet that
+/// tensor `t` does not use.
+double TaskSearch::movable_trips(size_t chosen, size_t t) const {
+  double trips = 1;
+  for (size_t i = chosen; i < s_.dims.size(); ++i)
+    if ((s_.relevant[t] >> s_.dims[i] & 1U) == 0)
+      trips *= static_cast<double>(left_[static_cast<size_t>(s_.dims[i])]);
+  return trips;
+}
+
+/// Notes level `level`'s block trips, in all and per tensor over its dimensions.
+void TaskSearch::note_block(size_t level) {
+  block_trips_[level] = 1;
+  relevant_trips_[level].fill(1);
+  for (int d : s_.dims) {
+    const auto trip = static_cast<double>(mapping_.levels[level].factor[static_cast<size_t>(d)]);
+    block_trips_[level] *= trip;
+    for (size_t t = 0; t < s_.tensors.size(); ++t)
+      if ((s_.relevant[t] >> d & 1U) != 0)
+        relevant_trips_[level][t] *= trip;
+  }
 }
 
 /// Whether a complete tiling is not maximal: some inward move fits (the moved tiling belongs to
 /// the same structure and is searched instead).
 bool TaskSearch::has_inward_move_that_fits() {
   for (int from = s_.buffer_objective ? 1 : 0; from + 1 < s_.h.depth(); ++from)
-    if (has_inward_move_from(from, Buffering::Exact))
-      return true;
+    for (int d : s_.dims)
+      if (has_inward_move_of(from, static_cast<size_t>(d)))
+        return true;
   return false;
 }
 
 void TaskSearch::complete_tiling() {
-  for (int l = 1; l < s_.h.depth(); ++l) {
-    std::vector<std::int64_t> &extent = level_extent_[static_cast<size_t>(l)];
-    set_extent(l, extent);
-    if (!fits(l, extent, Buffering::Exact))
-      return;
-  }
   ++result_.stats.tilings;
-  if (s_.options.prune && has_inward_move_that_fits())
+  if (s_.options.prune && (has_inward_move_that_fits() || subtree_rejected(1, s_.dims.size())))
     return;
   ++result_.stats.tilings_kept;
   prepare_orders();
@@ -375,9 +494,8 @@ void TaskSearch::prepare_orders() {
             prefix[o][t] = product;
         }
       }
-    set_extent(static_cast<int>(l), level_extent_[l]);
     for (size_t t = 0; t < s_.tensors.size(); ++t)
-      tile_[l][t] = tile_words(*s_.tensors[t], level_extent_[l]);
+      tile_[l][t] = tile_words(*s_.tensors[t], extent_[l]);
   }
   buffer_words_ = 0;
   if (levels < 2)
@@ -495,13 +613,29 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
   ParetoFront front(options.objectives);
   std::map<std::pair<std::uint64_t, std::uint64_t>, Found> found;
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  for (size_t first = 0; first < tasks.size(); first += kTasksPerBatch) {
-    const size_t count = std::min(kTasksPerBatch, tasks.size() - first);
-    std::vector<std::optional<TaskResult>> results(count);
+  std::optional<HierDeliveryCost> row_costs;
+  size_t next = 0;
+  while (next < tasks.size()) {
+    // The next tasks whose least deliveries the front does not reject: every mapping of a task
+    // delivers at least |t| * rho(l,t) words into each keeper, and its objectives grow with every
+    // delivery, so a rejected bound rejects the task (its ids are at least (candidate, 0)).
+    std::vector<std::pair<size_t, HierDeliveryCost>> batch;
+    for (; next < tasks.size() && batch.size() < kTasksPerBatch; ++next) {
+      const auto [row, keep] = tasks[next];
+      if (!row_costs || tasks[next - 1].first != row)
+        row_costs.emplace(hw, workload, op, space.rows[row], options.first_read_elision,
+                          options.latency_model);
+      row_costs->set_keeps(space.keeps[keep]);
+      const std::uint64_t candidate = row * space.keeps.size() + keep;
+      if (options.prune && !front.admits(front.key_of(row_costs->least_objectives()), candidate, 0))
+        continue;
+      batch.emplace_back(next, *row_costs);
+    }
+    std::vector<std::optional<TaskResult>> results(batch.size());
     arena.execute([&] {
-      tbb::parallel_for(size_t{0}, count, [&](size_t i) {
-        const auto [row, keep] = tasks[first + i];
-        results[i] = TaskSearch(space, front, row, keep).run();
+      tbb::parallel_for(size_t{0}, batch.size(), [&](size_t i) {
+        const auto [row, keep] = tasks[batch[i].first];
+        results[i] = TaskSearch(space, front, row, keep, batch[i].second).run();
       });
     });
     for (std::optional<TaskResult> &r : results) {

@@ -1,8 +1,9 @@
 // The exact front of one einsum on a hierarchy of any depth: every spatial row, keep vector,
 // tiling (divisor factors at every level, built from the innermost level out and filtered by
 // capacity) and loop order, evaluated by the closed forms of docs/HIERARCHY.md §4. Pruning keeps
-// the front exact: order dominance (§6.1) and maximal tilings (§6.4); with pruning off the search
-// is the brute force that the pruned one is checked against.
+// the front exact: order dominance (§6.1), maximal tilings (§6.4) and bounds on every subtree of
+// the tiling tree (§7.3); with pruning off the search is the brute force that the pruned one is
+// checked against.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ struct HierSearchOptions {
   std::vector<Objective> objectives{Objective::Latency, Objective::Energy};
   LatencyModel latency_model = LatencyModel::Roofline;
   bool first_read_elision = true;
-  /// Order dominance and maximal tilings; off, every mapping of the space is evaluated.
+  /// Order dominance, maximal tilings and bounds; off, every mapping of the space is evaluated.
   bool prune = true;
   /// Worker threads; 0: all available. The front and the statistics do not depend on it.
   int threads = 0;
@@ -35,8 +36,9 @@ struct HierSearchStatistics {
   std::uint64_t spatial_rows = 0;
   std::uint64_t keep_vectors = 0;
   std::uint64_t tilings = 0;      // complete tilings that fit every capacity, in subtrees searched
-                                  // (not cut whole by an inward move out of an inner level)
-  std::uint64_t tilings_kept = 0; // of those, the ones searched (maximal when pruning)
+                                  // (not cut whole by an inward move or a bound)
+  std::uint64_t tilings_kept = 0; // of those, the ones searched (maximal and not rejected by the
+                                  // bound when pruning)
   std::uint64_t mappings = 0;     // (tiling, keep vector, orders) evaluated
 };
 
