@@ -1,5 +1,8 @@
-// MPI-backed process group (DSE_WITH_MPI) or the single-process fallback.
+// MPI-backed process group (DSE_WITH_MPI, under an MPI launcher) or the single-process
+// fallback.
 #include "dse/cli/process_group.hpp"
+
+#include <cstdlib>
 
 #ifdef DSE_WITH_MPI
 #include <mpi.h>
@@ -7,9 +10,22 @@
 
 namespace dse {
 
+bool started_by_mpi_launcher() {
+  // What Open MPI's, MPICH's (Hydra, PMI) and PMIx launchers set in every process they start.
+  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_RANK"})
+    if (std::getenv(name) != nullptr)
+      return true;
+  return false;
+}
+
 #ifdef DSE_WITH_MPI
 
 ProcessGroup::ProcessGroup() {
+  // MPI_Init costs about a third of a second even for one process: a process no launcher
+  // started is a group of one and never pays it.
+  if (!started_by_mpi_launcher())
+    return;
+  using_mpi_ = true;
   int ready = 0;
   MPI_Initialized(&ready);
   if (!ready) {
@@ -26,6 +42,8 @@ ProcessGroup::~ProcessGroup() {
 }
 
 std::vector<std::string> ProcessGroup::gather(const std::string &mine) const {
+  if (!using_mpi_)
+    return {mine};
   int length = static_cast<int>(mine.size());
   std::vector<int> lengths(static_cast<size_t>(size_));
   MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);

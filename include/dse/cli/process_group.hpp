@@ -1,5 +1,6 @@
-// The processes a command runs on: the MPI world when dse is built with MPI (and started with
-// mpirun), otherwise this process alone. Used by `dse sweep` to split cases across ranks.
+// The processes a command runs on: the MPI world when dse is built with MPI and started by an MPI
+// launcher (mpirun, mpiexec, srun), otherwise this process alone, without initialising MPI. Used
+// by `dse sweep` to split cases across ranks.
 #pragma once
 
 #include <string>
@@ -22,7 +23,11 @@ public:
 private:
   int rank_ = 0;
   int size_ = 1;
+  bool using_mpi_ = false;
   bool initialised_here_ = false;
 };
+
+/// Whether an MPI launcher started this process (its environment says so).
+bool started_by_mpi_launcher();
 
 } // namespace dse
