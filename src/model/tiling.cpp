@@ -75,32 +75,84 @@ const char *tile_menu_name(TileMenu menu) {
   return "?";
 }
 
-std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size) {
+namespace {
+
+/// The smallest tile of every trip count ceil(size / T), T from 1 to `size`, ascending: the tile
+/// after T is the smallest with one trip fewer, ceil(size / (trips - 1)).
+std::vector<std::int64_t> smallest_tile_per_trip_count(std::int64_t size) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t t = 1;; t = ceil_div(size, ceil_div(size, t) - 1)) {
+    out.push_back(t);
+    if (t >= size)
+      return out;
+  }
+}
+
+/// How many distinct trip counts ceil(size / (k * step)) the multiples k * step below `size` have.
+std::int64_t distinct_trip_counts_of_multiples(std::int64_t size, std::int64_t step) {
+  std::int64_t count = 0;
+  for (std::int64_t k = 1; k * step < size;) {
+    ++count;
+    const std::int64_t trips = ceil_div(size, k * step);
+    if (trips <= 2)
+      break; // the next trip count is 1: only `size` itself has it
+    k = ceil_div(size, (trips - 1) * step);
+  }
+  return count;
+}
+
+/// Whether a multiple of `step` below `size` has `trips` trips (the smallest multiple with at most
+/// that many is the one to check).
+bool multiple_has_trip_count(std::int64_t size, std::int64_t step, std::int64_t trips) {
+  const std::int64_t multiple = ceil_div(size, trips * step) * step;
+  return multiple < size && ceil_div(size, multiple) == trips;
+}
+
+/// Keeps the smallest tile of each trip count of an ascending menu (equal trips are adjacent).
+void keep_smallest_per_trip_count(std::vector<std::int64_t> &menu, std::int64_t size) {
+  std::vector<std::int64_t> kept;
+  for (std::int64_t t : menu)
+    if (kept.empty() || ceil_div(size, t) != ceil_div(size, kept.back()))
+      kept.push_back(t);
+  menu = std::move(kept);
+}
+
+} // namespace
+
+std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size,
+                            TileSizes sizes) {
+  const bool smallest = sizes == TileSizes::SmallestPerTripCount;
   std::int64_t count = 1; // the full size
   switch (menu) {
-  case TileMenu::Divisors:
+  case TileMenu::Divisors: // distinct trip counts already
     count = 0;
     for (std::int64_t d = 1; d * d <= size; ++d)
       if (size % d == 0)
         count += d * d == size ? 1 : 2;
     break;
-  case TileMenu::PowersOfTwo:
+  case TileMenu::PowersOfTwo: // distinct trip counts already
     for (std::int64_t t = 1; t < size; t *= 2)
       ++count;
     break;
   case TileMenu::ArrayMultiples:
     for (std::int64_t t = 1; t < std::min(size, array_size); t *= 2)
-      ++count;
-    count += (size - 1) / array_size;
+      if (!smallest || !multiple_has_trip_count(size, array_size, ceil_div(size, t)))
+        ++count;
+    count +=
+        smallest ? distinct_trip_counts_of_multiples(size, array_size) : (size - 1) / array_size;
     break;
   case TileMenu::All:
-    count = size;
+    count = smallest ? static_cast<std::int64_t>(smallest_tile_per_trip_count(size).size()) : size;
     break;
   }
   return count;
 }
 
-std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size) {
+std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size,
+                                    TileSizes sizes) {
+  const bool smallest = sizes == TileSizes::SmallestPerTripCount;
+  if (menu == TileMenu::All && smallest)
+    return smallest_tile_per_trip_count(size);
   std::vector<std::int64_t> out;
   switch (menu) {
   case TileMenu::Divisors:
@@ -129,6 +181,8 @@ std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64
   out.push_back(size);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  if (smallest)
+    keep_smallest_per_trip_count(out, size);
   return out;
 }
 

@@ -380,14 +380,21 @@ void decode_front(ProblemFront &result, const TilingSpace &tilings, const Hardwa
   }
 }
 
+/// Pruning also drops the tile sizes that are never better than a smaller one with the same trip
+/// count (docs/DESIGN.md §4.3); without pruning every size of the menu is tried.
+TileSizes tile_sizes_for(Pruning pruning) {
+  return pruning == Pruning::Symbolic ? TileSizes::SmallestPerTripCount : TileSizes::Every;
+}
+
 } // namespace
 
 ProblemFront search_problem(const Problem &problem, const Hardware &hw,
                             const SearchOptions &options) {
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
-  check_space_limits(problem, options.menu, array_size, options.recompute, options.limits);
-  const TilingSpace tilings(problem, options.menu, array_size);
+  const TileSizes sizes = tile_sizes_for(options.pruning);
+  check_space_limits(problem, options.menu, array_size, sizes, options.recompute, options.limits);
+  const TilingSpace tilings(problem, options.menu, array_size, sizes);
   ProblemFront result = make_result(options, candidate_space(problem, hw, options), tilings.size());
   const std::uint64_t candidates = result.space->stats.candidates_after();
   if (options.estimate)
@@ -434,8 +441,9 @@ ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
                                  std::uint64_t max_tilings) {
   const auto start = std::chrono::steady_clock::now();
   const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
-  check_space_limits(problem, options.menu, array_size, options.recompute, options.limits);
-  const TilingSpace tilings(problem, options.menu, array_size);
+  const TileSizes sizes = tile_sizes_for(pruning);
+  check_space_limits(problem, options.menu, array_size, sizes, options.recompute, options.limits);
+  const TilingSpace tilings(problem, options.menu, array_size, sizes);
   ProblemFront result =
       make_result(options,
                   std::make_shared<const CandidateSpace>(build_candidate_space(

@@ -21,7 +21,7 @@ std::string problem_name(const Problem &p) {
   return "fused operators '" + p.op(0).name + "+" + p.op(1).name + "'";
 }
 
-void check_tilings(const Problem &problem, TileMenu menu, std::int64_t array_size,
+void check_tilings(const Problem &problem, TileMenu menu, std::int64_t array_size, TileSizes sizes,
                    std::uint64_t limit) {
   double tilings = 1;
   std::int64_t widest = 0;
@@ -29,7 +29,8 @@ void check_tilings(const Problem &problem, TileMenu menu, std::int64_t array_siz
   for (int d : problem.dims) {
     if (problem.is_window[static_cast<size_t>(d)])
       continue;
-    const std::int64_t entries = tile_menu_size(problem.workload->dim_size(d), menu, array_size);
+    const std::int64_t entries =
+        tile_menu_size(problem.workload->dim_size(d), menu, array_size, sizes);
     tilings *= static_cast<double>(entries);
     if (entries > widest) {
       widest = entries;
@@ -63,8 +64,8 @@ void check_loop_nests(const Problem &problem, bool allow_recompute, std::uint64_
 } // namespace
 
 void check_space_limits(const Problem &problem, TileMenu menu, std::int64_t array_size,
-                        bool allow_recompute, const SpaceLimits &limits) {
-  check_tilings(problem, menu, array_size, limits.max_tilings);
+                        TileSizes sizes, bool allow_recompute, const SpaceLimits &limits) {
+  check_tilings(problem, menu, array_size, sizes, limits.max_tilings);
   check_loop_nests(problem, allow_recompute, limits.max_loop_nests);
 }
 

@@ -8,21 +8,23 @@
 
 namespace dse {
 
-TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t array_size)
+TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t array_size,
+                         TileSizes sizes)
     : dims_(problem.dims) {
   for (const Dimension &d : problem.workload->dims)
     sizes_.push_back(d.size);
   for (int d : dims_) {
     const std::int64_t size = sizes_[static_cast<size_t>(d)];
-    menus_.push_back(problem.is_window[static_cast<size_t>(d)] ? std::vector<std::int64_t>{size}
-                                                               : tile_menu(size, menu, array_size));
+    menus_.push_back(problem.is_window[static_cast<size_t>(d)]
+                         ? std::vector<std::int64_t>{size}
+                         : tile_menu(size, menu, array_size, sizes));
     // The space limits predict the space from the menu sizes, before any menu is built.
     DSE_CHECK(problem.is_window[static_cast<size_t>(d)] ||
                   static_cast<std::int64_t>(menus_.back().size()) ==
-                      tile_menu_size(size, menu, array_size),
+                      tile_menu_size(size, menu, array_size, sizes),
               "menu of size " + std::to_string(size) + " has " +
                   std::to_string(menus_.back().size()) + " tiles, tile_menu_size says " +
-                  std::to_string(tile_menu_size(size, menu, array_size)));
+                  std::to_string(tile_menu_size(size, menu, array_size, sizes)));
     if (size_ > std::numeric_limits<std::uint64_t>::max() / menus_.back().size())
       throw UserError("the tiling space of '" + problem.workload->name + "' with tile menu '" +
                       tile_menu_name(menu) + "' has more than 2^64 points");

@@ -144,13 +144,17 @@ TEST_F(ExploreCommand, EdpAndBufferObjectivesGiveTheirOwnFront) {
   EXPECT_EQ(front.number(0, "edp_pj_s"), best_edp);
 }
 
-/// Tile sizes each --tiles menu offers for a dimension of size `size` on a 32-wide array.
+/// Tile sizes each --tiles menu searches for a dimension of size `size` on a 32-wide array: of
+/// the menu's sizes with the same trip count, the smallest.
 std::vector<long> menu(const std::string &name, long size) {
-  std::vector<long> out{size};
-  for (long t = 1; t < size; ++t) {
+  std::vector<long> out;
+  for (long t = 1; t <= size; ++t) {
     const bool pow2 = (t & (t - 1)) == 0;
-    if ((name == "divisors" && size % t == 0) || (name == "pow2" && pow2) || name == "all" ||
-        (name == "array" && ((t < 32 && pow2) || t % 32 == 0)))
+    const bool offered = t == size || (name == "divisors" && size % t == 0) ||
+                         (name == "pow2" && pow2) || name == "all" ||
+                         (name == "array" && ((t < 32 && pow2) || t % 32 == 0));
+    const auto trips = [size](long tile) { return (size + tile - 1) / tile; };
+    if (offered && (out.empty() || trips(out.back()) != trips(t)))
       out.push_back(t);
   }
   return out;

@@ -9,10 +9,11 @@ const std::string kHw = repo_file("hw_configs/sim-1g-1mb-60gbps.yaml");
 const std::string kGemm = repo_file("workloads/gemm-small-64.yaml");
 const std::string kTinyCnn = repo_file("networks/tiny-cnn.yaml");
 
-/// gemm-small-64: 64 x 64 x 64 tilings with --tiles all, 3! x 3^3 loop nests.
+/// gemm-small-64: 15 x 15 x 15 tilings with --tiles all (the smallest tile of each of the 15 trip
+/// counts of 64), 3! x 3^3 loop nests.
 const std::string kGemmAllTilings =
-    "error: operator 'gemm': --tiles all gives 64 tile sizes for dimension m; the tiling space "
-    "has 262144 tilings, above the limit of 262143 (raise it with --max-tilings)";
+    "error: operator 'gemm': --tiles all gives 15 tile sizes for dimension m; the tiling space "
+    "has 3375 tilings, above the limit of 3374 (raise it with --max-tilings)";
 const std::string kGemmLoopNests =
     "error: operator 'gemm': the candidate space has 162 loop nests to enumerate (every order of "
     "up to 3 loops with every retention depth), above the limit of 161 (raise it with "
@@ -40,19 +41,18 @@ protected:
 };
 
 TEST_F(SpaceLimits, LargestGemmWithEveryTileSize) {
+  // 92681 trip counts of 2^31 - 1 (one tile size each), counted without building the menu.
   write("huge.yaml", gemm_workload("2147483647"));
   expect_error(explore("huge.yaml", {"--tiles", "all"}),
-               "error: operator 'mm': --tiles all gives 2147483647 tile sizes for dimension m; "
-               "the tiling space has 8.8e12 tilings, above the limit of 1e7 (raise it with "
+               "error: operator 'mm': --tiles all gives 92681 tile sizes for dimension m; "
+               "the tiling space has 2.1e7 tilings, above the limit of 1e7 (raise it with "
                "--max-tilings)");
 }
 
-TEST_F(SpaceLimits, GemmOfAHundredMillionRowsWithEveryTileSize) {
+TEST_F(SpaceLimits, GemmOfAHundredMillionRowsWithEveryTileSizeIsSearched) {
+  // 19999 tile sizes of m (one per trip count) x 15 x 15: 4.5e6 tilings, within the limit.
   write("huge.yaml", gemm_workload("100000000"));
-  expect_error(explore("huge.yaml", {"--tiles", "all"}),
-               "error: operator 'mm': --tiles all gives 100000000 tile sizes for dimension m; "
-               "the tiling space has 4.1e11 tilings, above the limit of 1e7 (raise it with "
-               "--max-tilings)");
+  EXPECT_FALSE(parse_csv(run_ok(explore("huge.yaml", {"--tiles", "all"})).out).rows.empty());
 }
 
 TEST_F(SpaceLimits, SizeInExponentNotationIsNotAnInteger) {
@@ -79,9 +79,9 @@ TEST_F(SpaceLimits, EinsumOfTwentyDimensionsIsCountedWithoutEnumerating) {
 }
 
 TEST_F(SpaceLimits, MaxTilingsRaisesTheTilingLimit) {
-  expect_error(explore(kGemm, {"--tiles", "all", "--max-tilings", "262143"}), kGemmAllTilings);
+  expect_error(explore(kGemm, {"--tiles", "all", "--max-tilings", "3374"}), kGemmAllTilings);
   const Csv front =
-      parse_csv(run_ok(explore(kGemm, {"--tiles", "all", "--max-tilings", "2.62144e5"})).out);
+      parse_csv(run_ok(explore(kGemm, {"--tiles", "all", "--max-tilings", "3.375e3"})).out);
   EXPECT_FALSE(front.rows.empty());
 }
 
@@ -103,7 +103,7 @@ TEST_F(SpaceLimits, LimitsMustBeWholeNumbers) {
 
 TEST_F(SpaceLimits, SweepTakesTheLimits) {
   expect_error(
-      {"sweep", "--hw", kHw, "--workload", kGemm, "--tiles", "all", "--max-tilings", "262143"},
+      {"sweep", "--hw", kHw, "--workload", kGemm, "--tiles", "all", "--max-tilings", "3374"},
       kGemmAllTilings);
 }
 

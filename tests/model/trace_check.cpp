@@ -165,7 +165,8 @@ std::vector<Tiling> menu_tilings(const Problem &problem, TileMenu menu) {
   for (int d : tiled_dims(problem)) {
     std::vector<Tiling> next;
     for (const Tiling &partial : out)
-      for (std::int64_t t : tile_menu(problem.workload->dim_size(d), menu, kArraySide)) {
+      for (std::int64_t t :
+           tile_menu(problem.workload->dim_size(d), menu, kArraySide, TileSizes::Every)) {
         next.push_back(partial);
         next.back().tile[static_cast<size_t>(d)] = t;
       }

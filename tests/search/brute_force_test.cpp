@@ -105,9 +105,10 @@ bool front_recomputes(const TestProblem &tp, const ProblemFront &f) {
   });
 }
 
-/// Whether some front point pads a dimension (a tile that does not divide it).
+/// Whether some front point of the pruned search pads a dimension (a tile that does not divide
+/// it).
 bool front_pads(const TestProblem &tp, const ProblemFront &f, TileMenu menu) {
-  const TilingSpace tilings(tp.problem, menu, 4);
+  const TilingSpace tilings(tp.problem, menu, 4, TileSizes::SmallestPerTripCount);
   return std::any_of(f.front.points().begin(), f.front.points().end(), [&](const ParetoPoint &p) {
     const Tiling t = tilings.tiling(p.tiling);
     for (int d : tp.problem.dims)
@@ -153,6 +154,23 @@ TEST(BruteForce, GemmWithEveryTileSizePadded) {
   const TestProblem tp = test::single_problem("gemm 7x5x6 all", test::gemm_yaml(7, 5, 6));
   const Outcome out = compare(tp, hardware(24), options_with(kLatencyEnergy, TileMenu::All));
   EXPECT_TRUE(front_pads(tp, out.searched, TileMenu::All));
+}
+
+// With pruning, only the smallest tile of each trip count is searched (docs/DESIGN.md §4.3); the
+// brute force tries every tile size, so these cases check that the others are never needed, with
+// halo terms, fusion, recompute, double buffering and three objectives.
+TEST(BruteForce, EveryTileSizeOfAStridedConvolution) {
+  const TestProblem conv = test::single_problem("strided conv all", test::strided_conv_yaml());
+  compare(conv, hardware(96), options_with(kLatencyEnergyDram, TileMenu::All));
+}
+
+TEST(BruteForce, EveryTileSizeOfFusedGemmPairs) {
+  const TestProblem tp = test::fused_problem("pair 5x1x4x5 all", test::gemm_pair_yaml(5, 1, 4, 5));
+  compare(tp, hardware(32, true), options_with(kEdpBuffer, TileMenu::All));
+  const TestProblem recompute =
+      test::fused_problem("pair 4x1x5x6 all", test::gemm_pair_yaml(4, 1, 5, 6));
+  const Outcome out = compare(recompute, hardware(16), options_with(kLatencyEnergy, TileMenu::All));
+  EXPECT_TRUE(front_recomputes(recompute, out.searched));
 }
 
 TEST(BruteForce, GemmWithPowerOfTwoTilesPadded) {

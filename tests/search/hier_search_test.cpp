@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "common/workloads.hpp"
+#include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/search/hier_search.hpp"
@@ -163,6 +164,30 @@ TEST(HierSearch, PrunedEqualsBruteForceOnRandomHierarchies) {
     options.first_read_elision = seed % 5 != 0;
     expect_exact_pruned_front(hw, w, options, true);
   }
+}
+
+/// A 1x1 convolution (four dimensions) on DRAM -> 128-word GB -> 2x2 mesh -> 4-word RF: its
+/// front needs a level's trips of a dimension the partly chosen level has not chosen yet and a
+/// tensor does not use moved into that level, under the tensor's loop; a bound on the partly
+/// chosen level that charged those trips to the tensor's deliveries would cut the best mapping.
+TEST(HierSearch, PrunedEqualsBruteForceWhenTripsMoveIntoAPartlyChosenLevel) {
+  const Hardware hw = parse_hardware(R"(name: small
+clock_ghz: 1.0
+word_bytes: 2
+hierarchy:
+  - {level: DRAM, bandwidth_gbps: 8, read_energy_pj: 200.0, write_energy_pj: 200.0}
+  - {level: GB, capacity_words: 128, bandwidth_words_per_cycle: 16, read_energy_pj: 6.0,
+     write_energy_pj: 7.0}
+  - {fanout: mesh, x: 2, y: 2}
+  - {level: RF, capacity_words: 4, read_energy_pj: 0.3, write_energy_pj: 0.35}
+compute: {mac_energy_pj: 0.8}
+)",
+                                     "small.yaml");
+  const Workload w =
+      parse_workload(test_common::workload_header("conv1x1", "p: 4, q: 4, k: 8, j: 8") +
+                         "  - {name: conv, einsum: \"Z[j,p,q] += W[j,k] * Y[k,p,q]\"}\n",
+                     "conv1x1.yaml");
+  expect_exact_pruned_front(hw, w, {});
 }
 
 /// Every objective of every front point, as the search found it, and its mapping's orders, factors

@@ -45,7 +45,7 @@ struct Extremes {
 /// by a mapping that fits in `capacity` words, and how many fitting mappings beat the bound.
 Extremes enumerate(const test::TestProblem &tp, TileMenu menu, double capacity) {
   const CandidateSpace space = build_candidate_space(tp.problem, false, Pruning::None);
-  const TilingSpace tilings(tp.problem, menu, 4);
+  const TilingSpace tilings(tp.problem, menu, 4, TileSizes::Every);
   const Shape shape{tp.workload->dim_size(0), tp.workload->dim_size(1), tp.workload->dim_size(2)};
   const double bound = io_lower_bound(shape, capacity);
   Extremes out;

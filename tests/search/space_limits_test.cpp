@@ -2,7 +2,10 @@
 // over every prefix choice), and the limits refuse exactly the spaces above them.
 #include "dse/search/space_limits.hpp"
 
+#include <algorithm>
 #include <gtest/gtest.h>
+#include <map>
+#include <vector>
 
 #include "dse/model/candidate_generation.hpp"
 #include "dse/model/dataflow.hpp"
@@ -38,11 +41,35 @@ std::vector<test::TestProblem> problems() {
 TEST(SpaceLimits, TileMenuSizeIsTheMenuLength) {
   for (TileMenu menu :
        {TileMenu::Divisors, TileMenu::PowersOfTwo, TileMenu::ArrayMultiples, TileMenu::All})
+    for (TileSizes sizes : {TileSizes::Every, TileSizes::SmallestPerTripCount})
+      for (std::int64_t array : {1, 3, 4, 32})
+        for (std::int64_t size = 1; size <= 300; ++size)
+          EXPECT_EQ(tile_menu_size(size, menu, array, sizes),
+                    static_cast<std::int64_t>(tile_menu(size, menu, array, sizes).size()))
+              << tile_menu_name(menu) << " size " << size << " array " << array
+              << (sizes == TileSizes::Every ? " every size" : " smallest per trip count");
+}
+
+/// Per trip count ceil(X / T), the menu keeps exactly the smallest tile of the full menu with it.
+TEST(SpaceLimits, SmallestPerTripCountKeepsOneTilePerTripCount) {
+  const auto ceil_div = [](std::int64_t a, std::int64_t b) { return (a + b - 1) / b; };
+  for (TileMenu menu :
+       {TileMenu::Divisors, TileMenu::PowersOfTwo, TileMenu::ArrayMultiples, TileMenu::All})
     for (std::int64_t array : {1, 3, 4, 32})
-      for (std::int64_t size = 1; size <= 300; ++size)
-        EXPECT_EQ(tile_menu_size(size, menu, array),
-                  static_cast<std::int64_t>(tile_menu(size, menu, array).size()))
+      for (std::int64_t size = 1; size <= 300; ++size) {
+        std::map<std::int64_t, std::int64_t> smallest; // trip count -> smallest tile
+        for (std::int64_t t : tile_menu(size, menu, array, TileSizes::Every))
+          smallest.emplace(ceil_div(size, t), t);
+        std::vector<std::int64_t> expected;
+        for (const auto &[trips, tile] : smallest)
+          expected.push_back(tile);
+        std::sort(expected.begin(), expected.end());
+        EXPECT_EQ(tile_menu(size, menu, array, TileSizes::SmallestPerTripCount), expected)
             << tile_menu_name(menu) << " size " << size << " array " << array;
+      }
+  // About 2 sqrt(X) sizes instead of X: 63 for 1024, 1999 for a million.
+  EXPECT_EQ(tile_menu_size(1024, TileMenu::All, 16, TileSizes::SmallestPerTripCount), 63);
+  EXPECT_EQ(tile_menu_size(1'000'000, TileMenu::All, 16, TileSizes::SmallestPerTripCount), 1999);
 }
 
 TEST(SpaceLimits, LoopNestCountIsWhatTheEnumerationLists) {
@@ -64,9 +91,10 @@ TEST(SpaceLimits, CountingStopsAboveTheGivenBound) {
 TEST(SpaceLimits, RefusesOnlySpacesAboveTheLimits) {
   // A 4 x 3 x 2 GEMM: 3 x 2 x 2 divisor tilings, 162 loop nests.
   const test::TestProblem tp = test::single_problem("gemm", test::gemm_yaml(4, 3, 2));
-  EXPECT_NO_THROW(check_space_limits(tp.problem, TileMenu::Divisors, 4, true, {12, 162}));
+  EXPECT_NO_THROW(
+      check_space_limits(tp.problem, TileMenu::Divisors, 4, TileSizes::Every, true, {12, 162}));
   try {
-    check_space_limits(tp.problem, TileMenu::Divisors, 4, true, {11, 162});
+    check_space_limits(tp.problem, TileMenu::Divisors, 4, TileSizes::Every, true, {11, 162});
     FAIL() << "no error";
   } catch (const UserError &e) {
     EXPECT_EQ(e.message(), "operator 'gemm': --tiles divisors gives 3 tile sizes for dimension "
@@ -74,7 +102,7 @@ TEST(SpaceLimits, RefusesOnlySpacesAboveTheLimits) {
                            "with --max-tilings)");
   }
   try {
-    check_space_limits(tp.problem, TileMenu::Divisors, 4, true, {12, 161});
+    check_space_limits(tp.problem, TileMenu::Divisors, 4, TileSizes::Every, true, {12, 161});
     FAIL() << "no error";
   } catch (const UserError &e) {
     EXPECT_EQ(e.message(), "operator 'gemm': the candidate space has 162 loop nests to "
@@ -86,7 +114,7 @@ TEST(SpaceLimits, RefusesOnlySpacesAboveTheLimits) {
 TEST(SpaceLimits, FusedProblemsAreNamedByBothOperators) {
   const test::TestProblem tp = test::fused_problem("gemm-pair", test::gemm_pair_yaml(4, 2, 3, 2));
   try {
-    check_space_limits(tp.problem, TileMenu::All, 4, true, {1, 1'000'000});
+    check_space_limits(tp.problem, TileMenu::All, 4, TileSizes::Every, true, {1, 1'000'000});
     FAIL() << "no error";
   } catch (const UserError &e) {
     EXPECT_EQ(e.message().rfind("fused operators '", 0), 0u) << e.message();

@@ -15,7 +15,7 @@ namespace {
 
 TEST(TilingSpace, DecodesLastDimensionFastest) {
   const test::TestProblem tp = test::single_problem("gemm", test::gemm_yaml(4, 2, 3));
-  const TilingSpace tilings(tp.problem, TileMenu::Divisors, 4);
+  const TilingSpace tilings(tp.problem, TileMenu::Divisors, 4, TileSizes::Every);
   // Divisors: m 4 -> {1, 2, 4}, k 2 -> {1, 2}, n 3 -> {1, 3}.
   ASSERT_EQ(tilings.size(), 12u);
   std::vector<int> menu_index;
@@ -30,7 +30,7 @@ TEST(TilingSpace, DecodesLastDimensionFastest) {
 
 TEST(TilingSpace, OutOfRangeTilingIdIsAnInternalError) {
   const test::TestProblem tp = test::single_problem("gemm", test::gemm_yaml(4, 2, 3));
-  const TilingSpace tilings(tp.problem, TileMenu::Divisors, 4);
+  const TilingSpace tilings(tp.problem, TileMenu::Divisors, 4, TileSizes::Every);
   std::vector<int> menu_index;
   try {
     tilings.decode(tilings.size(), menu_index);

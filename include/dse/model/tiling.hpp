@@ -36,9 +36,15 @@ enum class TileMenu { Divisors, PowersOfTwo, ArrayMultiples, All };
 TileMenu parse_tile_menu(const std::string &name); // throws UserError
 const char *tile_menu_name(TileMenu menu);
 
+/// Which of a menu's tile sizes are searched: every one, or only the smallest of those with the
+/// same trip count ceil(X / T), the others being never better (docs/DESIGN.md §4.3).
+enum class TileSizes { Every, SmallestPerTripCount };
+
 /// Candidate tile sizes of a dimension, ascending; always includes the full size.
-std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size);
+std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size,
+                                    TileSizes sizes);
 /// How many entries tile_menu returns, counted without building the menu.
-std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size);
+std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size,
+                            TileSizes sizes);
 
 } // namespace dse

@@ -24,7 +24,7 @@ struct SpaceLimits {
 /// Throws UserError when the tiling space or the candidate space of `problem` is larger than
 /// `limits` allow, naming the problem, the size, the limit and the flag that raises it.
 void check_space_limits(const Problem &problem, TileMenu menu, std::int64_t array_size,
-                        bool allow_recompute, const SpaceLimits &limits);
+                        TileSizes sizes, bool allow_recompute, const SpaceLimits &limits);
 
 /// A count for messages: exact below a million, else two significant digits ("4.6e18").
 std::string count_text(double count);

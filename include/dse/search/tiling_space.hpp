@@ -1,4 +1,5 @@
-// The Cartesian product of per-dimension tile menus, indexed in mixed radix (last dim fastest).
+// The Cartesian product of per-dimension tile menus (every size, or the smallest per trip count),
+// indexed in mixed radix (last dim fastest).
 #pragma once
 
 #include <cstdint>
@@ -12,7 +13,7 @@ namespace dse {
 
 class TilingSpace {
 public:
-  TilingSpace(const Problem &problem, TileMenu menu, std::int64_t array_size);
+  TilingSpace(const Problem &problem, TileMenu menu, std::int64_t array_size, TileSizes sizes);
 
   std::uint64_t size() const { return size_; }
   /// Menu index of every problem dimension for tiling `index` (order of `dims()`).
