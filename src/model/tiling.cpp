@@ -77,14 +77,14 @@ const char *tile_menu_name(TileMenu menu) {
 
 namespace {
 
-/// The smallest tile of every trip count ceil(size / T), T from 1 to `size`, ascending: the tile
-/// after T is the smallest with one trip fewer, ceil(size / (trips - 1)).
-std::vector<std::int64_t> smallest_tile_per_trip_count(std::int64_t size) {
-  std::vector<std::int64_t> out;
+/// Calls `visit` with the smallest tile of every trip count ceil(size / T), T from 1 to `size`,
+/// ascending: the tile after T is the smallest with one trip fewer, ceil(size / (trips - 1)).
+template <typename Visit>
+void for_each_smallest_tile_per_trip_count(std::int64_t size, Visit visit) {
   for (std::int64_t t = 1;; t = ceil_div(size, ceil_div(size, t) - 1)) {
-    out.push_back(t);
+    visit(t);
     if (t >= size)
-      return out;
+      return;
   }
 }
 
@@ -142,7 +142,10 @@ std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array
         smallest ? distinct_trip_counts_of_multiples(size, array_size) : (size - 1) / array_size;
     break;
   case TileMenu::All:
-    count = smallest ? static_cast<std::int64_t>(smallest_tile_per_trip_count(size).size()) : size;
+    if (!smallest)
+      return size;
+    count = 0;
+    for_each_smallest_tile_per_trip_count(size, [&count](std::int64_t) { ++count; });
     break;
   }
   return count;
@@ -151,9 +154,11 @@ std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array
 std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size,
                                     TileSizes sizes) {
   const bool smallest = sizes == TileSizes::SmallestPerTripCount;
-  if (menu == TileMenu::All && smallest)
-    return smallest_tile_per_trip_count(size);
   std::vector<std::int64_t> out;
+  if (menu == TileMenu::All && smallest) {
+    for_each_smallest_tile_per_trip_count(size, [&out](std::int64_t t) { out.push_back(t); });
+    return out;
+  }
   switch (menu) {
   case TileMenu::Divisors:
     for (std::int64_t d = 1; d * d <= size; ++d)
