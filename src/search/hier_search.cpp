@@ -10,7 +10,9 @@
 
 #include <algorithm>
 #include <map>
+#include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
 #include "dse/search/hier_space.hpp"
@@ -633,10 +635,16 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
     }
     std::vector<std::optional<TaskResult>> results(batch.size());
     arena.execute([&] {
-      tbb::parallel_for(size_t{0}, batch.size(), [&](size_t i) {
-        const auto [row, keep] = tasks[batch[i].first];
-        results[i] = TaskSearch(space, front, row, keep, batch[i].second).run();
-      });
+      // One task per chunk: task sizes differ by orders of magnitude, so each is left to steal.
+      tbb::parallel_for(
+          tbb::blocked_range<size_t>(0, batch.size(), 1),
+          [&](const tbb::blocked_range<size_t> &range) {
+            for (size_t i = range.begin(); i != range.end(); ++i) {
+              const auto [row, keep] = tasks[batch[i].first];
+              results[i] = TaskSearch(space, front, row, keep, batch[i].second).run();
+            }
+          },
+          tbb::simple_partitioner());
     });
     for (std::optional<TaskResult> &r : results) {
       add_statistics(result.statistics, r->stats);
