@@ -17,43 +17,12 @@
 
 #include "dse/search/hier_space.hpp"
 #include "dse/support/check.hpp"
-#include "hier_delivery_cost.hpp"
+#include "hier_task_search.hpp"
 
 namespace dse {
 
-namespace {
-
-using FanoutRow = std::vector<std::vector<FanoutMapping>>;
-
-/// Tasks per batch: a batch reads the front of the batches before it. Fixed, so that what is
-/// skipped does not depend on the thread count.
-constexpr size_t kTasksPerBatch = 16;
-
-/// What every task reads: the problem, its mapspace constraints, the rows and keep vectors, per
-/// level and set of present dimensions the loop orders to try, and the divisors of every value a
-/// dimension's remainder takes.
-struct Space {
-  Space(const Hardware &hw, const Workload &w, const Operator &op, const HierSearchOptions &o);
-
-  const Hardware &hw;
-  const Hierarchy &h;
-  const Workload &w;
-  const Operator &op;
-  const HierSearchOptions &options;
-  std::vector<int> dims;
-  std::vector<const TensorAccess *> tensors;
-  std::vector<std::uint64_t> relevant; // per tensor: a bit per workload dimension it uses
-  BoundMapspace rules;
-  std::vector<FanoutRow> rows;
-  std::vector<std::vector<std::uint32_t>> keeps;
-  /// [level][bit per index in dims] orders
-  std::vector<std::vector<std::vector<std::vector<int>>>> orders;
-  std::map<std::int64_t, std::vector<std::int64_t>> divisors_of;
-  bool buffer_objective = false;
-};
-
-Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
-             const HierSearchOptions &o)
+HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
+                                 const HierSearchOptions &o)
     : hw(hw_in), h(hw_in.hierarchy), w(w_in), op(op_in), options(o), dims(op_in.dims()),
       tensors(operator_tensors(op_in)), rules(bind_mapspace(h, w, op)),
       rows(spatial_rows(h, w, op)), keeps(keep_vectors(h, w, op)),
@@ -89,475 +58,14 @@ Space::Space(const Hardware &hw_in, const Workload &w_in, const Operator &op_in,
       divisors_of.emplace(v, divisors(v));
 }
 
-/// A front point found by a task, before its cost is evaluated in full.
-struct Found {
-  Objectives objectives;
-  OpMapping mapping;
-};
+namespace {
 
-/// What one task hands back: its front, the mappings of its points, and its statistics.
-struct TaskResult {
-  explicit TaskResult(const std::vector<Objective> &objectives) : front(objectives) {}
-  ParetoFront front;
-  std::map<std::uint64_t, Found> found; // by tiling id
-  HierSearchStatistics stats;
-};
-
-/// The search of one (spatial row, keep vector): the tiling being built and its loop orders.
-/// How double-buffered tiles count against a capacity: once (a lower bound while the level's own
-/// factors are being chosen), or twice where an outer loop indexes them (exact once they are:
-/// whether a dimension loops above a level is fixed by what the outer levels take in all).
-enum class Buffering { Once, Exact };
-
-class TaskSearch {
-public:
-  TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep,
-             HierDeliveryCost costs);
-  TaskResult run();
-
-private:
-  void choose_level(int level);
-  void choose_factor(int level, size_t dim_index);
-  void complete_tiling();
-  bool fits(int level, const std::vector<std::int64_t> &extent, Buffering buffering) const;
-  void update_extent(int level, size_t at);
-  void start_level(int level);
-  bool has_inward_move_that_fits();
-  std::uint64_t loops_above(int level) const;
-  bool has_inward_move_of(int from, size_t at);
-  std::int64_t prime_to_move(int from, size_t at) const;
-  bool prime_move_fits(int from, size_t at, std::int64_t p);
-  bool subtree_rejected(int level, size_t chosen);
-  double movable_trips(size_t chosen, size_t t) const;
-  void note_block(size_t level);
-  bool fixed_at(int level, size_t dim) const {
-    return s_.rules.levels[static_cast<size_t>(level)].factor[dim] != 0;
-  }
-  void prepare_orders();
-  void search_orders(size_t level);
-  void evaluate();
-  bool admitted(const Objectives &o, std::uint64_t tiling) const;
-
-  const Space &s_;
-  const ParetoFront &earlier_;
-  const std::uint64_t candidate_;
-  const std::vector<std::uint32_t> &keep_;
-  OpMapping mapping_;
-  HierDeliveryCost costs_;
-  TaskResult result_;
-  std::uint64_t next_tiling_id_ = 0;
-
-  std::vector<std::int64_t> left_;                // per workload dim: what the outer levels take
-  std::vector<std::vector<double>> spatial_;      // [gap][dim] product of the gap's fan-outs
-  std::vector<std::int64_t> moved_;               // scratch: a level's extents after an inward move
-  std::vector<std::vector<std::int64_t>> extent_; // [level][dim] tile extents of chosen levels
-
-  // Per tiling: per level the orders tried, the product of its trips and per order and tensor
-  // the trips down to its innermost loop that indexes the tensor; per (level, tensor) the tile.
-  std::vector<const std::vector<std::vector<int>> *> level_orders_;
-  std::vector<double> block_trips_;
-  std::vector<std::array<double, kMaxHierTensors>> relevant_trips_; // per level and tensor
-  std::vector<std::vector<std::array<double, kMaxHierTensors>>> trips_to_last_relevant_;
-  std::vector<std::array<double, kMaxHierTensors>> tile_;
-  std::vector<size_t> chosen_order_;
-  double buffer_words_ = 0;
-};
-
-/// The task's mapping before its tiling: the spatial row, the keep vector, every factor 1.
-OpMapping task_mapping(const Space &space, size_t row, size_t keep) {
-  OpMapping m{std::vector<LevelMapping>(
-                  space.h.levels.size(),
-                  LevelMapping{{}, std::vector<std::int64_t>(space.w.dims.size(), 1), 0}),
-              space.rows[row]};
-  for (size_t l = 0; l < m.levels.size(); ++l)
-    m.levels[l].keep = space.keeps[keep][l];
-  return m;
-}
-
-TaskSearch::TaskSearch(const Space &space, const ParetoFront &earlier, size_t row, size_t keep,
-                       HierDeliveryCost costs)
-    : s_(space), earlier_(earlier), candidate_(row * space.keeps.size() + keep),
-      keep_(space.keeps[keep]), mapping_(task_mapping(space, row, keep)), costs_(std::move(costs)),
-      result_(space.options.objectives) {
-  spatial_.assign(s_.h.fanouts.size(), std::vector<double>(s_.w.dims.size(), 1.0));
-  left_.assign(s_.w.dims.size(), 1);
-  for (int d : s_.dims)
-    left_[static_cast<size_t>(d)] = s_.w.dim_size(d);
-  for (size_t gap = 0; gap < mapping_.fanouts.size(); ++gap)
-    for (const FanoutMapping &f : mapping_.fanouts[gap])
-      for (int d : s_.dims) {
-        spatial_[gap][static_cast<size_t>(d)] *= static_cast<double>(f.factor(d));
-        left_[static_cast<size_t>(d)] /= f.factor(d);
-      }
-  const size_t levels = s_.h.levels.size();
-  level_orders_.resize(levels);
-  block_trips_.resize(levels);
-  relevant_trips_.resize(levels);
-  trips_to_last_relevant_.resize(levels);
-  tile_.resize(levels);
-  chosen_order_.resize(levels);
-  extent_.assign(levels, std::vector<std::int64_t>(s_.w.dims.size(), 1));
-}
-
-/// Whether a point with objectives `o` and this task's ids enters both the earlier batches' front
-/// and this task's own.
-bool TaskSearch::admitted(const Objectives &o, std::uint64_t tiling) const {
-  const ParetoFront::Key key = result_.front.key_of(o);
-  return earlier_.admits(key, candidate_, tiling) && result_.front.admits(key, candidate_, tiling);
-}
-
-TaskResult TaskSearch::run() {
-  choose_level(s_.h.depth() - 1);
-  return std::move(result_);
-}
-
-/// The extent of dimension `at` of level `level`'s tile from its factor there and the extent of
-/// the level inside (the levels inside must be chosen).
-void TaskSearch::update_extent(int level, size_t at) {
-  const auto l = static_cast<size_t>(level);
-  const std::int64_t inner = level + 1 < s_.h.depth() ? extent_[l + 1][at] : 1;
-  extent_[l][at] =
-      mapping_.levels[l].factor[at] * static_cast<std::int64_t>(spatial_[l][at]) * inner;
-}
-
-/// Extents of level `level`'s tile before any of its factors is chosen.
-void TaskSearch::start_level(int level) {
-  for (int d : s_.dims)
-    update_extent(level, static_cast<size_t>(d));
-}
-
-double tile_words(const TensorAccess &access, const std::vector<std::int64_t> &extent) {
-  double tile = 1;
-  for (const IndexExpr &index : access.indices) {
-    double span = 1;
-    for (const IndexTerm &term : index.terms)
-      span += static_cast<double>(term.coef) *
-              static_cast<double>(extent[static_cast<size_t>(term.dim)] - 1);
-    tile *= span;
-  }
-  return tile;
-}
-
-/// The dimensions with a loop in a block above chosen level `level`: those the unchosen levels
-/// take part of, and those the chosen levels between loop over.
-std::uint64_t TaskSearch::loops_above(int level) const {
-  std::uint64_t loops = 0;
-  for (int d : s_.dims) {
-    const auto at = static_cast<size_t>(d);
-    bool loops_over = left_[at] > 1;
-    for (int l = 1; l < level && !loops_over; ++l)
-      loops_over = mapping_.levels[static_cast<size_t>(l)].factor[at] > 1;
-    if (loops_over)
-      loops |= std::uint64_t{1} << d;
-  }
-  return loops;
-}
-
-/// Whether the kept tiles of `level` with these extents fit its capacity, double-buffered tiles
-/// counted as `buffering` says.
-bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent,
-                      Buffering buffering) const {
-  const StorageLevel &storage = s_.h.levels[static_cast<size_t>(level)];
-  if (!storage.capacity_words)
-    return true;
-  const std::uint64_t outer_loops = buffering == Buffering::Exact ? loops_above(level) : 0;
-  double words = 0;
-  for (size_t t = 0; t < s_.tensors.size(); ++t) {
-    if ((keep_[static_cast<size_t>(level)] >> t & 1U) == 0)
-      continue;
-    const bool refilled = (s_.relevant[t] & outer_loops) != 0;
-    words += tile_words(*s_.tensors[t], extent) * (storage.double_buffering && refilled ? 2 : 1);
-  }
-  return words <= static_cast<double>(*storage.capacity_words);
-}
-
-void TaskSearch::choose_level(int level) {
-  if (level == 0) {
-    for (int d : s_.dims) {
-      const auto at = static_cast<size_t>(d);
-      const std::int64_t fixed = s_.rules.levels[0].factor[at];
-      if (fixed != 0 && left_[at] != fixed)
-        return;
-      mapping_.levels[0].factor[at] = left_[at];
-      update_extent(0, at);
-    }
-    complete_tiling();
-    return;
-  }
-  start_level(level);
-  choose_factor(level, 0);
-}
-
-/// Chooses level `level`'s factor of dims[dim_index] among the divisors of what is left (only the
-/// fixed one if the level's rule fixes it), in increasing order: the tile only grows, so the first
-/// factor that overflows ends the loop.
-void TaskSearch::choose_factor(int level, size_t dim_index) {
-  if (dim_index == s_.dims.size()) {
-    // With the level's factors chosen, its double-buffered tiles count exactly.
-    if (!fits(level, extent_[static_cast<size_t>(level)], Buffering::Exact))
-      return;
-    return choose_level(level - 1);
-  }
-  const auto d = static_cast<size_t>(s_.dims[dim_index]);
-  std::int64_t &factor = mapping_.levels[static_cast<size_t>(level)].factor[d];
-  const std::int64_t available = left_[d];
-  const std::int64_t fixed = s_.rules.levels[static_cast<size_t>(level)].factor[d];
-  // Whether a move of each prime tried so far fits (the same for every factor that moves it).
-  std::vector<std::pair<std::int64_t, bool>> move_fits;
-  for (std::int64_t f : s_.divisors_of.at(available)) {
-    if (fixed != 0 && f != fixed)
-      continue;
-    factor = f;
-    update_extent(level, d);
-    if (!fits(level, extent_[static_cast<size_t>(level)], Buffering::Once))
-      break;
-    // Every tiling of this subtree has the same fitting inward move out of this level (§7.2).
-    if (const std::int64_t p = s_.options.prune ? prime_to_move(level, d) : 0; p != 0) {
-      auto known = std::find_if(move_fits.begin(), move_fits.end(),
-                                [p](const auto &m) { return m.first == p; });
-      if (known == move_fits.end())
-        known = move_fits.insert(move_fits.end(), {p, prime_move_fits(level, d, p)});
-      if (known->second)
-        continue;
-    }
-    left_[d] = available / f;
-    // The last choice of level 1 completes the tiling, whose own checks come first (cheaper):
-    // the level-0 factor of this dimension is known, and so whether it moves into level 1.
-    const bool completes = level == 1 && dim_index + 1 == s_.dims.size();
-    if (s_.options.prune && completes && !s_.buffer_objective) {
-      mapping_.levels[0].factor[d] = left_[d];
-      if (has_inward_move_of(0, d))
-        continue;
-    }
-    if (s_.options.prune && !completes && subtree_rejected(level, dim_index + 1))
-      continue;
-    choose_factor(level, dim_index + 1);
-  }
-  left_[d] = available;
-  factor = 1;
-  update_extent(level, d);
-}
-
-/// The smallest prime factor of `n >= 2`.
-std::int64_t smallest_prime_factor(std::int64_t n) {
-  for (std::int64_t q = 2; q * q <= n; ++q)
-    if (n % q == 0)
-      return q;
-  return n;
-}
-
-/// Whether moving a prime factor of dimension `at` from level `from`'s block to a deeper one where
-/// the dimension also loops (both loops staying, so no level's refills change) still fits every
-/// capacity: the moved tiling is then no worse in any count (docs/HIERARCHY.md §6.4). A move that
-/// changes a factor fixed by a mapspace rule leaves the constrained space and is not made. The
-/// levels inside `from` and `from`'s factor of the dimension must be chosen.
-bool TaskSearch::has_inward_move_of(int from, size_t at) {
-  const std::int64_t p = prime_to_move(from, at);
-  return p != 0 && prime_move_fits(from, at, p);
-}
-
-/// The prime factor of dimension `at` that an inward move out of level `from` would take (0 if
-/// none may move): tiles only grow with the factor moved, so if any prime move fits, the
-/// smallest does.
-std::int64_t TaskSearch::prime_to_move(int from, size_t at) const {
-  const std::int64_t source = mapping_.levels[static_cast<size_t>(from)].factor[at];
-  if (source < 4 || fixed_at(from, at))
-    return 0;
-  const std::int64_t p = smallest_prime_factor(source);
-  return source / p < 2 ? 0 : p;
-}
-
-/// Whether moving `p` of dimension `at` from level `from` to a deeper level where it loops fits.
-/// With both loops staying, the answer depends on `p` alone, not on the rest of `from`'s factor.
-bool TaskSearch::prime_move_fits(int from, size_t at, std::int64_t p) {
-  for (int to = from + 1; to < s_.h.depth(); ++to) {
-    if (mapping_.levels[static_cast<size_t>(to)].factor[at] < 2 || fixed_at(to, at))
-      continue;
-    bool all_fit = true;
-    for (int l = from + 1; l <= to && all_fit; ++l) {
-      moved_ = extent_[static_cast<size_t>(l)];
-      moved_[at] *= p;
-      all_fit = fits(l, moved_, Buffering::Exact);
-    }
-    if (all_fit)
-      return true;
-  }
-  return false;
-}
-
-/// Whether the front rejects every mapping of the subtree whose levels inside `level` are chosen
-/// and, of `level`, the factors of the first `chosen` dimensions (docs/HIERARCHY.md §7.3).
-/// Deliveries into a keeper `l` are E(l,t) tiles (§4.1). The blocks above `level` are not chosen,
-/// but their trips multiply to `left_`. If a chosen block above `l` loops over a dimension of the
-/// tensor, the innermost such block `J` fixes E(l,t) up to its own order: every trip above `J`
-/// (all of `left_`, the chosen blocks between), times at least `J`'s loops over the tensor's
-/// dimensions; when `J` is `level` itself, a dimension not chosen yet and not the tensor's may
-/// still move its trips from above `J` into `J`, so its part of `left_` is left out. Otherwise
-/// E(l,t) is at least the tensor's trips in `left_`. Keepers whose tiles are not known yet get the
-/// least deliveries |t| * rho(l,t). Later mappings of the task carry larger ids, so a rejected
-/// bound rejects them all.
-bool TaskSearch::subtree_rejected(int level, size_t chosen) {
-  const auto current = static_cast<size_t>(level);
-  double outer_trips = 1; // every trip of the blocks above `level`
-  for (int d : s_.dims)
-    outer_trips *= static_cast<double>(left_[static_cast<size_t>(d)]);
-  note_block(current);
-  HierDeliveries delta = costs_.least_deliveries();
-  const bool level_chosen = chosen == s_.dims.size();
-  for (size_t l = level_chosen ? current : current + 1; l < s_.h.levels.size(); ++l)
-    for (size_t t = 0; t < s_.tensors.size(); ++t) {
-      if (!costs_.keeps(l, t))
-        continue;
-      double deliveries = 1, trips = outer_trips;
-      for (int d : s_.dims)
-        if ((s_.relevant[t] >> d & 1U) != 0)
-          deliveries *= static_cast<double>(left_[static_cast<size_t>(d)]);
-      for (size_t j = current; j < l; ++j) {
-        if (relevant_trips_[j][t] > 1)
-          deliveries =
-              trips / (j == current ? movable_trips(chosen, t) : 1) * relevant_trips_[j][t];
-        trips *= block_trips_[j];
-      }
-      if (l == current) // the tiles inside were noted when their levels were chosen
-        tile_[l][t] = tile_words(*s_.tensors[t], extent_[l]);
-      delta[l][t] = std::max(delta[l][t], tile_[l][t] * deliveries * costs_.instances(l));
-    }
-  return !admitted(costs_.objectives(delta, 0), next_tiling_id_);
-}
-
-/// Trips of the blocks above the level being chosen over the dimensions not chosen yet that
-/// tensor `t` does not use.
-double TaskSearch::movable_trips(size_t chosen, size_t t) const {
-  double trips = 1;
-  for (size_t i = chosen; i < s_.dims.size(); ++i)
-    if ((s_.relevant[t] >> s_.dims[i] & 1U) == 0)
-      trips *= static_cast<double>(left_[static_cast<size_t>(s_.dims[i])]);
-  return trips;
-}
-
-/// Notes level `level`'s block trips, in all and per tensor over its dimensions.
-void TaskSearch::note_block(size_t level) {
-  block_trips_[level] = 1;
-  relevant_trips_[level].fill(1);
-  for (int d : s_.dims) {
-    const auto trip = static_cast<double>(mapping_.levels[level].factor[static_cast<size_t>(d)]);
-    block_trips_[level] *= trip;
-    for (size_t t = 0; t < s_.tensors.size(); ++t)
-      if ((s_.relevant[t] >> d & 1U) != 0)
-        relevant_trips_[level][t] *= trip;
-  }
-}
-
-/// Whether a complete tiling is not maximal: some inward move fits (the moved tiling belongs to
-/// the same structure and is searched instead).
-bool TaskSearch::has_inward_move_that_fits() {
-  for (int from = s_.buffer_objective ? 1 : 0; from + 1 < s_.h.depth(); ++from)
-    for (int d : s_.dims)
-      if (has_inward_move_of(from, static_cast<size_t>(d)))
-        return true;
-  return false;
-}
-
-void TaskSearch::complete_tiling() {
-  ++result_.stats.tilings;
-  if (s_.options.prune && (has_inward_move_that_fits() || subtree_rejected(1, s_.dims.size())))
-    return;
-  ++result_.stats.tilings_kept;
-  prepare_orders();
-  search_orders(0);
-}
-
-/// The order-independent parts of the tiling's deliveries: per level its orders, the trips of
-/// its block, per order and tensor the trips down to the innermost loop indexing the tensor; per
-/// level the kept tiles; level 1's buffer words.
-void TaskSearch::prepare_orders() {
-  const size_t levels = s_.h.levels.size();
-  for (size_t l = 0; l < levels; ++l) {
-    const std::vector<std::int64_t> &factor = mapping_.levels[l].factor;
-    size_t mask = 0;
-    block_trips_[l] = 1;
-    for (size_t i = 0; i < s_.dims.size(); ++i) {
-      const std::int64_t trips = factor[static_cast<size_t>(s_.dims[i])];
-      if (trips > 1) {
-        mask |= size_t{1} << i;
-        block_trips_[l] *= static_cast<double>(trips);
-      }
-    }
-    level_orders_[l] = &s_.orders[l][mask];
-    std::vector<std::array<double, kMaxHierTensors>> &prefix = trips_to_last_relevant_[l];
-    prefix.assign(level_orders_[l]->size(), {});
-    for (size_t o = 0; o < prefix.size(); ++o)
-      for (size_t t = 0; t < s_.tensors.size(); ++t) {
-        double product = 1;
-        prefix[o][t] = 1;
-        for (int d : (*level_orders_[l])[o]) {
-          product *= static_cast<double>(factor[static_cast<size_t>(d)]);
-          if ((s_.relevant[t] >> d & 1U) != 0)
-            prefix[o][t] = product;
-        }
-      }
-    for (size_t t = 0; t < s_.tensors.size(); ++t)
-      tile_[l][t] = tile_words(*s_.tensors[t], extent_[l]);
-  }
-  buffer_words_ = 0;
-  if (levels < 2)
-    return;
-  const bool double_buffered = s_.h.levels[1].double_buffering;
-  for (size_t t = 0; t < s_.tensors.size(); ++t)
-    if (costs_.keeps(1, t))
-      buffer_words_ +=
-          tile_[1][t] * (double_buffered && trips_to_last_relevant_[0][0][t] > 1 ? 2 : 1);
-}
-
-void TaskSearch::search_orders(size_t level) {
-  if (level == s_.h.levels.size())
-    return evaluate();
-  // The innermost level's order changes no count (every E(l,t) reads the blocks above l only):
-  // its first order stands for the others, which tie with it and carry larger ids.
-  const size_t orders =
-      s_.options.prune && level + 1 == s_.h.levels.size() ? 1 : level_orders_[level]->size();
-  for (size_t o = 0; o < orders; ++o) {
-    chosen_order_[level] = o;
-    search_orders(level + 1);
-  }
-}
-
-void TaskSearch::evaluate() {
-  HierDeliveries delta{};
-  for (size_t l = 1; l < s_.h.levels.size(); ++l)
-    for (size_t t = 0; t < s_.tensors.size(); ++t) {
-      if (!costs_.keeps(l, t))
-        continue;
-      // E(l,t): every trip of the blocks above the innermost block that indexes the tensor,
-      // then that block's trips down to its innermost indexing loop.
-      double deliveries = 1, outer = 1;
-      for (size_t j = 0; j < l; ++j) {
-        const double to_last = trips_to_last_relevant_[j][chosen_order_[j]][t];
-        if (to_last > 1)
-          deliveries = outer * to_last;
-        outer *= block_trips_[j];
-      }
-      delta[l][t] = tile_[l][t] * deliveries * costs_.instances(l);
-    }
-  const std::uint64_t id = next_tiling_id_++;
-  ++result_.stats.mappings;
-  const Objectives o = costs_.objectives(delta, buffer_words_);
-  if (!admitted(o, id))
-    return;
-  ParetoPoint p;
-  p.objectives = o;
-  p.candidate = candidate_;
-  p.tiling = id;
-  result_.front.set_key(p);
-  result_.front.insert(p);
-  Found found{o, mapping_};
-  for (size_t l = 0; l < s_.h.levels.size(); ++l)
-    found.mapping.levels[l].order = (*level_orders_[l])[chosen_order_[l]];
-  result_.found.insert_or_assign(id, std::move(found));
-}
+/// Tasks per batch: a batch reads the front of the batches before it. Fixed, so that what is
+/// skipped does not depend on the thread count.
+constexpr size_t kTasksPerBatch = 16;
 
 /// Spatial rows in decreasing utilisation (ties in row order), so that the front fills early.
-std::vector<size_t> row_visit_order(const Space &s) {
+std::vector<size_t> row_visit_order(const HierSearchSpace &s) {
   std::vector<double> units(s.rows.size(), 1);
   for (size_t r = 0; r < s.rows.size(); ++r)
     for (const std::vector<FanoutMapping> &gap : s.rows[r])
@@ -579,9 +87,9 @@ void add_statistics(HierSearchStatistics &total, const HierSearchStatistics &tas
 }
 
 /// Drops the mappings of points that have left the front.
-void forget_dropped_points(std::map<std::pair<std::uint64_t, std::uint64_t>, Found> &found,
+void forget_dropped_points(std::map<std::pair<std::uint64_t, std::uint64_t>, HierFoundPoint> &found,
                            const ParetoFront &front) {
-  std::map<std::pair<std::uint64_t, std::uint64_t>, Found> kept;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, HierFoundPoint> kept;
   for (const ParetoPoint &p : front.points())
     kept.insert(found.extract({p.candidate, p.tiling}));
   found = std::move(kept);
@@ -604,7 +112,7 @@ Objectives hier_objectives(const Hardware &hw, const HierCost &cost) {
 
 HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload, const Operator &op,
                                    const HierSearchOptions &options) {
-  const Space space(hw, workload, op, options);
+  const HierSearchSpace space(hw, workload, op, options);
   HierSearchResult result;
   result.statistics.spatial_rows = space.rows.size();
   result.statistics.keep_vectors = space.keeps.size();
@@ -613,7 +121,7 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
     for (size_t keep = 0; keep < space.keeps.size(); ++keep)
       tasks.emplace_back(row, keep);
   ParetoFront front(options.objectives);
-  std::map<std::pair<std::uint64_t, std::uint64_t>, Found> found;
+  std::map<std::pair<std::uint64_t, std::uint64_t>, HierFoundPoint> found;
   tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
   std::optional<HierDeliveryCost> row_costs;
   size_t next = 0;
@@ -633,7 +141,7 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
         continue;
       batch.emplace_back(next, *row_costs);
     }
-    std::vector<std::optional<TaskResult>> results(batch.size());
+    std::vector<std::optional<HierTaskResult>> results(batch.size());
     arena.execute([&] {
       // One task per chunk: task sizes differ by orders of magnitude, so each is left to steal.
       tbb::parallel_for(
@@ -641,12 +149,12 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
           [&](const tbb::blocked_range<size_t> &range) {
             for (size_t i = range.begin(); i != range.end(); ++i) {
               const auto [row, keep] = tasks[batch[i].first];
-              results[i] = TaskSearch(space, front, row, keep, batch[i].second).run();
+              results[i] = search_hier_task(space, front, row, keep, batch[i].second);
             }
           },
           tbb::simple_partitioner());
     });
-    for (std::optional<TaskResult> &r : results) {
+    for (std::optional<HierTaskResult> &r : results) {
       add_statistics(result.statistics, r->stats);
       for (const ParetoPoint &p : r->front.points())
         if (front.insert(p))
@@ -655,7 +163,7 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
     forget_dropped_points(found, front);
   }
   for (const ParetoPoint &p : front.points()) {
-    Found &f = found.at({p.candidate, p.tiling});
+    HierFoundPoint &f = found.at({p.candidate, p.tiling});
     HierFrontPoint point;
     point.objectives = f.objectives;
     point.cost = evaluate_hier_mapping(hw, workload, op, f.mapping, options.first_read_elision,

@@ -1,0 +1,60 @@
+// One task of the hierarchical search (docs/HIERARCHY.md §7): the space every task reads, and
+// the search of one (spatial row, keep vector) over its tilings (innermost level first, dimension
+// by dimension, capacity-filtered, maximal and bounded when pruning) and loop orders, into the
+// task's own front. src/search/hier_search.cpp runs the tasks and merges their fronts.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "dse/model/hier_mapping_check.hpp"
+#include "dse/search/hier_search.hpp"
+#include "hier_delivery_cost.hpp"
+
+namespace dse {
+
+/// What every task reads: the problem, its mapspace constraints, the rows and keep vectors, per
+/// level and set of present dimensions the loop orders to try, and the divisors of every value a
+/// dimension's remainder takes.
+struct HierSearchSpace {
+  HierSearchSpace(const Hardware &hw, const Workload &w, const Operator &op,
+                  const HierSearchOptions &o);
+
+  const Hardware &hw;
+  const Hierarchy &h;
+  const Workload &w;
+  const Operator &op;
+  const HierSearchOptions &options;
+  std::vector<int> dims;
+  std::vector<const TensorAccess *> tensors;
+  std::vector<std::uint64_t> relevant; // per tensor: a bit per workload dimension it uses
+  BoundMapspace rules;
+  std::vector<std::vector<std::vector<FanoutMapping>>> rows; // spatial rows: per gap, fan-outs
+  std::vector<std::vector<std::uint32_t>> keeps;
+  /// [level][bit per index in dims] orders
+  std::vector<std::vector<std::vector<std::vector<int>>>> orders;
+  std::map<std::int64_t, std::vector<std::int64_t>> divisors_of;
+  bool buffer_objective = false;
+};
+
+/// A front point found by a task, before its cost is evaluated in full.
+struct HierFoundPoint {
+  Objectives objectives;
+  OpMapping mapping;
+};
+
+/// What one task hands back: its front, the mappings of its points, and its statistics.
+struct HierTaskResult {
+  explicit HierTaskResult(const std::vector<Objective> &objectives) : front(objectives) {}
+  ParetoFront front;
+  std::map<std::uint64_t, HierFoundPoint> found; // by tiling id
+  HierSearchStatistics stats;
+};
+
+/// The search of task (`row`, `keep`) of `space`, whose deliveries cost `costs` (the row's, with
+/// the keep vector set); `earlier` is the front of the batches before it.
+HierTaskResult search_hier_task(const HierSearchSpace &space, const ParetoFront &earlier,
+                                size_t row, size_t keep, HierDeliveryCost costs);
+
+} // namespace dse
