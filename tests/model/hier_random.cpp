@@ -12,13 +12,13 @@
 
 namespace dse::hier_random {
 
-namespace {
-
 std::int64_t uniform(std::mt19937_64 &rng, std::int64_t lo, std::int64_t hi) {
   return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
 }
 
 bool coin(std::mt19937_64 &rng) { return uniform(rng, 0, 1) == 1; }
+
+namespace {
 
 StorageLevel random_level(std::mt19937_64 &rng, int index, const HierarchyLimits &limits) {
   StorageLevel level;
@@ -62,14 +62,15 @@ std::int64_t product(const std::vector<std::int64_t> &factors) {
   return p;
 }
 
-/// Multiplies `prime` into dimension `dim` of a random level's block or of a random fan-out axis
-/// that still has room for it (and that may reduce when `dim` is summed over).
+/// Multiplies `prime` into dimension `dim` of the block of a random level from `first_level` on
+/// or of a random fan-out axis below it that still has room for it (and that may reduce when
+/// `dim` is summed over).
 void place_prime(std::mt19937_64 &rng, const Hierarchy &hierarchy, OpMapping &mapping, int dim,
-                 std::int64_t prime, bool summed) {
+                 std::int64_t prime, bool summed, size_t first_level) {
   std::vector<std::vector<std::int64_t> *> places;
-  for (LevelMapping &level : mapping.levels)
-    places.push_back(&level.factor);
-  for (size_t gap = 0; gap < hierarchy.fanouts.size(); ++gap)
+  for (size_t l = first_level; l < mapping.levels.size(); ++l)
+    places.push_back(&mapping.levels[l].factor);
+  for (size_t gap = first_level; gap < hierarchy.fanouts.size(); ++gap)
     for (size_t f = 0; f < hierarchy.fanouts[gap].size(); ++f) {
       const Fanout &fanout = hierarchy.fanouts[gap][f];
       FanoutMapping &axes = mapping.fanouts[gap][f];
@@ -85,7 +86,57 @@ void place_prime(std::mt19937_64 &rng, const Hierarchy &hierarchy, OpMapping &ma
   (*places[pick])[static_cast<size_t>(dim)] *= prime;
 }
 
-/// Product of every factor of `dim` inside level 0's block, temporal and spatial.
+/// Spreads the prime factors of dimension `dim`, one time in four padded by up to its size less
+/// one, over the nest (drawn again until what lies inside level 0 fits the dimension); level 0
+/// then takes ceil(size / inside), padding as §3.1 says.
+void spread_dimension(std::mt19937_64 &rng, const Hierarchy &hierarchy, OpMapping &mapping, int dim,
+                      std::int64_t size, bool summed) {
+  const std::int64_t padded = uniform(rng, 0, 3) == 0 ? uniform(rng, size, 2 * size - 1) : size;
+  OpMapping spread;
+  do {
+    spread = mapping;
+    spread_factor(rng, hierarchy, spread, dim, padded, summed, 0);
+  } while (inner_product(spread, dim) > size);
+  const std::int64_t inner = inner_product(spread, dim);
+  spread.levels[0].factor[static_cast<size_t>(dim)] = (size + inner - 1) / inner;
+  mapping = std::move(spread);
+}
+
+std::string factors_text(const std::vector<std::int64_t> &factors, const Workload &workload) {
+  std::string text;
+  for (size_t d = 0; d < factors.size(); ++d)
+    if (factors[d] > 1)
+      text += (text.empty() ? "" : " ") + workload.dims[d].name + std::to_string(factors[d]);
+  return text;
+}
+
+std::string level_text(const StorageLevel &level, const LevelMapping &mapping, const Operator &op,
+                       const Workload &workload) {
+  std::ostringstream text;
+  text << level.name << " keep {";
+  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const char *separator = "";
+  for (size_t t = 0; t < tensors.size(); ++t)
+    if ((mapping.keep >> t & 1u) != 0) {
+      text << separator << tensors[t]->tensor;
+      separator = ",";
+    }
+  text << "} order [";
+  for (size_t i = 0; i < mapping.order.size(); ++i)
+    text << (i > 0 ? "," : "") << workload.dims[static_cast<size_t>(mapping.order[i])].name;
+  text << "] factors " << factors_text(mapping.factor, workload);
+  return text.str();
+}
+
+std::string fanout_text(const Fanout &fanout, const FanoutMapping &mapping,
+                        const Workload &workload) {
+  return "fanout " + fanout.name + " " + std::to_string(fanout.x) + "x" + std::to_string(fanout.y) +
+         (fanout.multicast ? " mc" : " no-mc") + (fanout.reduction ? " rd" : " no-rd") + ": x{" +
+         factors_text(mapping.x, workload) + "} y{" + factors_text(mapping.y, workload) + "}";
+}
+
+} // namespace
+
 std::int64_t inner_product(const OpMapping &mapping, int dim) {
   std::int64_t inner = 1;
   for (size_t l = 1; l < mapping.levels.size(); ++l)
@@ -96,25 +147,12 @@ std::int64_t inner_product(const OpMapping &mapping, int dim) {
   return inner;
 }
 
-/// Spreads the prime factors of dimension `dim`, one time in four padded by up to its size less
-/// one, over the nest (drawn again until what lies inside level 0 fits the dimension); level 0
-/// then takes ceil(size / inside), padding as §3.1 says.
-void spread_dimension(std::mt19937_64 &rng, const Hierarchy &hierarchy, OpMapping &mapping, int dim,
-                      std::int64_t size, bool summed) {
-  const std::int64_t padded = uniform(rng, 0, 3) == 0 ? uniform(rng, size, 2 * size - 1) : size;
-  OpMapping spread;
-  do {
-    spread = mapping;
-    for (std::int64_t prime : prime_factors(padded))
-      place_prime(rng, hierarchy, spread, dim, prime, summed);
-  } while (inner_product(spread, dim) > size);
-  const std::int64_t inner = inner_product(spread, dim);
-  spread.levels[0].factor[static_cast<size_t>(dim)] = (size + inner - 1) / inner;
-  mapping = std::move(spread);
+void spread_factor(std::mt19937_64 &rng, const Hierarchy &hierarchy, OpMapping &mapping, int dim,
+                   std::int64_t factor, bool summed, size_t first_level) {
+  for (std::int64_t prime : prime_factors(factor))
+    place_prime(rng, hierarchy, mapping, dim, prime, summed, first_level);
 }
 
-/// The dimensions with factor above 1 in random order, sometimes with the operator's other
-/// dimensions mixed in (an order may list them; they are no loops).
 std::vector<int> random_order(std::mt19937_64 &rng, const LevelMapping &level, const Operator &op) {
   const bool list_all = coin(rng);
   std::vector<int> order;
@@ -153,40 +191,26 @@ std::string einsum_text(const Operator &op, const Workload &workload) {
   return text;
 }
 
-std::string factors_text(const std::vector<std::int64_t> &factors, const Workload &workload) {
+OpMapping unit_mapping(const Hierarchy &hierarchy, size_t dims) {
+  OpMapping mapping;
+  mapping.levels.assign(hierarchy.levels.size(),
+                        LevelMapping{{}, std::vector<std::int64_t>(dims, 1), 0});
+  for (const std::vector<Fanout> &gap : hierarchy.fanouts)
+    mapping.fanouts.emplace_back(gap.size(), FanoutMapping{std::vector<std::int64_t>(dims, 1),
+                                                           std::vector<std::int64_t>(dims, 1)});
+  return mapping;
+}
+
+std::string mapping_text(const Hierarchy &hierarchy, const OpMapping &mapping, const Operator &op,
+                         const Workload &workload) {
   std::string text;
-  for (size_t d = 0; d < factors.size(); ++d)
-    if (factors[d] > 1)
-      text += (text.empty() ? "" : " ") + workload.dims[d].name + std::to_string(factors[d]);
+  for (size_t l = 0; l < hierarchy.levels.size(); ++l) {
+    text += "\n  " + level_text(hierarchy.levels[l], mapping.levels[l], op, workload);
+    for (size_t f = 0; f < hierarchy.fanouts[l].size(); ++f)
+      text += "\n  " + fanout_text(hierarchy.fanouts[l][f], mapping.fanouts[l][f], workload);
+  }
   return text;
 }
-
-std::string level_text(const StorageLevel &level, const LevelMapping &mapping, const Operator &op,
-                       const Workload &workload) {
-  std::ostringstream text;
-  text << level.name << " keep {";
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
-  const char *separator = "";
-  for (size_t t = 0; t < tensors.size(); ++t)
-    if ((mapping.keep >> t & 1u) != 0) {
-      text << separator << tensors[t]->tensor;
-      separator = ",";
-    }
-  text << "} order [";
-  for (size_t i = 0; i < mapping.order.size(); ++i)
-    text << (i > 0 ? "," : "") << workload.dims[static_cast<size_t>(mapping.order[i])].name;
-  text << "] factors " << factors_text(mapping.factor, workload);
-  return text.str();
-}
-
-std::string fanout_text(const Fanout &fanout, const FanoutMapping &mapping,
-                        const Workload &workload) {
-  return "fanout " + fanout.name + " " + std::to_string(fanout.x) + "x" + std::to_string(fanout.y) +
-         (fanout.multicast ? " mc" : " no-mc") + (fanout.reduction ? " rd" : " no-rd") + ": x{" +
-         factors_text(mapping.x, workload) + "} y{" + factors_text(mapping.y, workload) + "}";
-}
-
-} // namespace
 
 Hardware random_hardware(std::mt19937_64 &rng, const HierarchyLimits &limits) {
   Hardware hw;
@@ -232,13 +256,7 @@ Workload random_workload(std::mt19937_64 &rng, EinsumKind kind) {
 
 OpMapping random_mapping(std::mt19937_64 &rng, const Hierarchy &hierarchy, const Workload &workload,
                          const Operator &op) {
-  const size_t dims = workload.dims.size();
-  OpMapping mapping;
-  mapping.levels.assign(hierarchy.levels.size(),
-                        LevelMapping{{}, std::vector<std::int64_t>(dims, 1), 0});
-  for (const std::vector<Fanout> &gap : hierarchy.fanouts)
-    mapping.fanouts.emplace_back(gap.size(), FanoutMapping{std::vector<std::int64_t>(dims, 1),
-                                                           std::vector<std::int64_t>(dims, 1)});
+  OpMapping mapping = unit_mapping(hierarchy, workload.dims.size());
   for (int dim : op.dims())
     spread_dimension(rng, hierarchy, mapping, dim, workload.dim_size(dim),
                      !op.einsum.output.uses(dim));
@@ -260,16 +278,11 @@ Case random_case(std::uint64_t seed, EinsumKind kind, const HierarchyLimits &lim
 
 std::string describe(const Case &c) {
   const Operator &op = c.workload.ops[0];
-  const Hierarchy &hierarchy = c.hardware.hierarchy;
   std::ostringstream text;
   text << einsum_text(op, c.workload) << " with";
   for (const Dimension &d : c.workload.dims)
     text << " " << d.name << d.size;
-  for (size_t l = 0; l < hierarchy.levels.size(); ++l) {
-    text << "\n  " << level_text(hierarchy.levels[l], c.mapping.levels[l], op, c.workload);
-    for (size_t f = 0; f < hierarchy.fanouts[l].size(); ++f)
-      text << "\n  " << fanout_text(hierarchy.fanouts[l][f], c.mapping.fanouts[l][f], c.workload);
-  }
+  text << mapping_text(c.hardware.hierarchy, c.mapping, op, c.workload);
   return text.str();
 }
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/hier_mapping.hpp"
@@ -38,6 +39,41 @@ Workload random_workload(std::mt19937_64 &rng, EinsumKind kind);
 /// (level 0 keeps everything).
 OpMapping random_mapping(std::mt19937_64 &rng, const Hierarchy &hierarchy, const Workload &workload,
                          const Operator &op);
+
+/// The pieces of random_mapping, for generators of other mappings.
+
+/// A uniform integer in [lo, hi], and a fair coin.
+std::int64_t uniform(std::mt19937_64 &rng, std::int64_t lo, std::int64_t hi);
+bool coin(std::mt19937_64 &rng);
+
+/// Every factor 1, no loop order, nothing kept: the blocks and fan-out axes of `hierarchy` over
+/// `dims` workload dimensions.
+OpMapping unit_mapping(const Hierarchy &hierarchy, size_t dims);
+
+/// Product of every factor of `dim` inside level 0's block, temporal and spatial.
+std::int64_t inner_product(const OpMapping &mapping, int dim);
+
+/// Multiplies each prime factor of `factor` into dimension `dim` of the block of a random level
+/// from `first_level` on, or of a random fan-out axis below that level that still has room for
+/// it (and that may reduce when `dim` is summed over).
+void spread_factor(std::mt19937_64 &rng, const Hierarchy &hierarchy, OpMapping &mapping, int dim,
+                   std::int64_t factor, bool summed, size_t first_level);
+
+/// The dimensions of `level` with factor above 1 in random order, sometimes with the operator's
+/// other dimensions mixed in (an order may list them; they are no loops).
+std::vector<int> random_order(std::mt19937_64 &rng, const LevelMapping &level, const Operator &op);
+
+/// A random subset of the first `tensors` tensors of `op` (operator_tensors) that `level` holds.
+std::uint32_t random_keep(std::mt19937_64 &rng, const StorageLevel &level, const Operator &op,
+                          size_t tensors);
+
+/// `C[m,n] += A[m,k] * B[k,n]`, as describe writes an einsum.
+std::string einsum_text(const Operator &op, const Workload &workload);
+
+/// One line per level and fan-out of `mapping`, each after a newline and an indent, as describe
+/// writes them.
+std::string mapping_text(const Hierarchy &hierarchy, const OpMapping &mapping, const Operator &op,
+                         const Workload &workload);
 
 /// One case of everything above; the operator is workload.ops[0].
 struct Case {

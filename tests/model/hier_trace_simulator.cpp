@@ -1,6 +1,6 @@
 // The literal walk behind hier_trace_simulator.hpp: the nest as a list of loops with coordinate
-// strides, instances as mixed-radix numbers over the spatial loops above a level, and one pass
-// over every temporal step that drains, fills and computes.
+// strides, instances as mixed-radix numbers over the spatial loops above a level, and passes
+// over every temporal step below a root level that drain, fill and compute.
 #include "model/hier_trace_simulator.hpp"
 
 #include <algorithm>
@@ -177,12 +177,20 @@ std::int64_t distinct(std::vector<std::int64_t> &keys) {
   return std::unique(keys.begin(), keys.end()) - keys.begin();
 }
 
-/// The walk over every temporal step of one mapping.
+} // namespace
+
+namespace detail {
+
+/// The walk over every temporal step of one mapping below its root level.
 class Walk {
 public:
-  Walk(const Hierarchy &hierarchy, const Operator &op, const OpMapping &mapping, bool elision,
-       size_t dims);
-  TraceCounts run();
+  Walk(const Hierarchy &hierarchy, const Operator &op, const OpMapping &mapping, int root,
+       bool elision, size_t dims);
+  void walk(const Coords &origin);
+  void empty();
+  void restart_output();
+  const TraceCounts &counts() const { return counts_; }
+  const Coords &tile_extent(int level) const { return nest_.extent.at(static_cast<size_t>(level)); }
 
 private:
   bool keeps(int level, size_t tensor) const;
@@ -196,30 +204,35 @@ private:
   Coords iteration_base(int level, std::int64_t instance) const;
   TensorCounts &counts(int level, size_t tensor);
   bool elided(int level, std::int64_t instance, std::int64_t element);
-  void set_temporal_bases(const std::vector<std::int64_t> &indices);
+  void set_temporal_bases(const Coords &origin, const std::vector<std::int64_t> &indices);
   void drain(int level, bool every_tile);
   void fill(int level, size_t tensor);
   void compute();
 
   const Nest nest_;
+  const int root_; // levels above it are not walked; it keeps everything and has one instance
+  const size_t first_loop_; // the first temporal loop walked: the root's block's outermost
   const bool elision_;
   std::vector<std::uint32_t> keep_; // per level 0..L
   std::vector<TensorSpace> tensors_;
   std::vector<std::vector<Coords>> spatial_base_; // [level][instance]: per dimension
   std::vector<Coords> temporal_base_;             // [level]: per dimension, at this step
-  /// [level][tensor][instance]: origin of the resident tile's box, for keepers 1..L.
+  /// [level][tensor][instance]: origin of the resident tile's box, for keepers root+1..L.
   std::vector<std::vector<std::vector<std::optional<Coords>>>> resident_;
   /// [level][tensor][instance]: the group the instance's words of the tensor travel in from
   /// the tensor's next keeper outside (instances of one group share one word).
   std::vector<std::vector<std::vector<std::int64_t>>> group_;
-  /// [level][instance]: output elements that have arrived there (levels 1..L+1).
+  /// [level][instance]: output elements that have arrived there (levels root+1..L+1).
   std::vector<std::vector<std::vector<bool>>> arrived_;
   TraceCounts counts_;
 };
 
-Walk::Walk(const Hierarchy &hierarchy, const Operator &op, const OpMapping &mapping, bool elision,
-           size_t dims)
-    : nest_(build_nest(hierarchy, mapping, dims)), elision_(elision) {
+Walk::Walk(const Hierarchy &hierarchy, const Operator &op, const OpMapping &mapping, int root,
+           bool elision, size_t dims)
+    : nest_(build_nest(hierarchy, mapping, dims)), root_(root),
+      first_loop_(nest_.temporal_above.at(static_cast<size_t>(root))), elision_(elision) {
+  DSE_CHECK(root < nest_.compute_level() && instances(root) == 1,
+            "the root of a walk is a storage level with one instance");
   for (const LevelMapping &level : mapping.levels)
     keep_.push_back(level.keep);
   for (const TensorAccess *access : operator_tensors(op)) {
@@ -236,14 +249,14 @@ Walk::Walk(const Hierarchy &hierarchy, const Operator &op, const OpMapping &mapp
   arrived_.resize(levels);
   for (int level = 0; level < nest_.compute_level(); ++level)
     counts_.levels.push_back(level_counts(level));
-  for (int level = 0; level <= nest_.compute_level(); ++level)
+  for (int level = root; level <= nest_.compute_level(); ++level)
     place_instances(level);
 }
 
 std::vector<std::optional<TensorCounts>> Walk::level_counts(int level) const {
   std::vector<std::optional<TensorCounts>> counts(tensors_.size());
   for (size_t t = 0; t < tensors_.size(); ++t)
-    if (keeps(level, t))
+    if (level >= root_ && keeps(level, t))
       counts[t] = TensorCounts{};
   return counts;
 }
@@ -255,7 +268,7 @@ void Walk::place_instances(int level) {
   const auto count = static_cast<size_t>(instances(level));
   for (size_t i = 0; i < count; ++i)
     spatial_base_[at].push_back(spatial_origin(level, static_cast<std::int64_t>(i)));
-  if (level == 0)
+  if (level == root_)
     return;
   for (size_t t = 0; t < tensors_.size(); ++t) {
     if (!keeps(level, t))
@@ -271,8 +284,8 @@ void Walk::place_instances(int level) {
 }
 
 bool Walk::keeps(int level, size_t tensor) const {
-  if (level == 0 || level == nest_.compute_level())
-    return true; // the backing store keeps everything; the compute units take every operand
+  if (level == root_ || level == nest_.compute_level())
+    return true; // the root keeps everything; the compute units take every operand
   return (keep_[static_cast<size_t>(level)] >> tensor & 1u) != 0;
 }
 
@@ -339,12 +352,14 @@ bool Walk::elided(int level, std::int64_t instance, std::int64_t element) {
   return first && elision_;
 }
 
-void Walk::set_temporal_bases(const std::vector<std::int64_t> &indices) {
-  temporal_base_.assign(nest_.temporal_above.size(), Coords(nest_.extent[0].size(), 0));
+/// Per level, where its tiles start at this step (`indices` of the loops walked) but for the
+/// spatial part; the root's tile starts at `origin`.
+void Walk::set_temporal_bases(const Coords &origin, const std::vector<std::int64_t> &indices) {
+  temporal_base_.assign(nest_.temporal_above.size(), origin);
   for (size_t level = 0; level < nest_.temporal_above.size(); ++level)
-    for (size_t k = 0; k < nest_.temporal_above[level]; ++k)
+    for (size_t k = first_loop_; k < nest_.temporal_above[level]; ++k)
       temporal_base_[level][static_cast<size_t>(nest_.temporal[k].dim)] +=
-          indices[k] * nest_.temporal[k].stride;
+          indices[k - first_loop_] * nest_.temporal[k].stride;
 }
 
 /// The output tiles of `level` that leave it (those that change at this step, or all of them at
@@ -416,36 +431,67 @@ void Walk::compute() {
   counts_.macs += units;
 }
 
-TraceCounts Walk::run() {
+void Walk::walk(const Coords &origin) {
   const int compute_level = nest_.compute_level();
-  std::vector<std::int64_t> indices(nest_.temporal.size(), 0);
+  std::vector<std::int64_t> indices(nest_.temporal.size() - first_loop_, 0);
   while (true) {
-    set_temporal_bases(indices);
-    for (int level = compute_level - 1; level >= 1; --level)
+    set_temporal_bases(origin, indices);
+    for (int level = compute_level - 1; level > root_; --level)
       drain(level, false);
-    for (int level = 1; level < compute_level; ++level)
+    for (int level = root_ + 1; level < compute_level; ++level)
       for (size_t t = 0; t < tensors_.size(); ++t)
         if (keeps(level, t))
           fill(level, t);
     compute();
     size_t k = indices.size(); // next temporal step: odometer, innermost loop fastest
-    while (k > 0 && ++indices[k - 1] == nest_.temporal[k - 1].trip) {
+    while (k > 0 && ++indices[k - 1] == nest_.temporal[first_loop_ + k - 1].trip) {
       indices[k - 1] = 0;
       --k;
     }
     if (k == 0)
-      break;
+      return;
   }
-  for (int level = compute_level - 1; level >= 1; --level)
-    drain(level, true);
-  return counts_;
 }
 
-} // namespace
+void Walk::empty() {
+  for (int level = nest_.compute_level() - 1; level > root_; --level)
+    drain(level, true);
+  for (std::vector<std::vector<std::optional<Coords>>> &level : resident_)
+    for (std::vector<std::optional<Coords>> &tiles : level)
+      std::fill(tiles.begin(), tiles.end(), std::nullopt);
+}
+
+void Walk::restart_output() {
+  for (std::vector<std::vector<bool>> &level : arrived_)
+    for (std::vector<bool> &elements : level)
+      std::fill(elements.begin(), elements.end(), false);
+}
+
+} // namespace detail
+
+NestWalk::NestWalk(const Hardware &hw, const Workload &workload, const Operator &op,
+                   const OpMapping &mapping, int root, bool first_read_elision)
+    : walk_(std::make_unique<detail::Walk>(hw.hierarchy, op, mapping, root, first_read_elision,
+                                           workload.dims.size())) {}
+
+NestWalk::NestWalk(NestWalk &&) noexcept = default;
+NestWalk &NestWalk::operator=(NestWalk &&) noexcept = default;
+NestWalk::~NestWalk() = default;
+
+void NestWalk::walk(const std::vector<std::int64_t> &origin) { walk_->walk(origin); }
+void NestWalk::empty() { walk_->empty(); }
+void NestWalk::restart_output() { walk_->restart_output(); }
+const TraceCounts &NestWalk::counts() const { return walk_->counts(); }
+const std::vector<std::int64_t> &NestWalk::tile_extent(int level) const {
+  return walk_->tile_extent(level);
+}
 
 TraceCounts simulate(const Hardware &hw, const Workload &workload, const Operator &op,
                      const OpMapping &mapping, bool first_read_elision) {
-  return Walk(hw.hierarchy, op, mapping, first_read_elision, workload.dims.size()).run();
+  detail::Walk walk(hw.hierarchy, op, mapping, 0, first_read_elision, workload.dims.size());
+  walk.walk(Coords(workload.dims.size(), 0));
+  walk.empty();
+  return walk.counts();
 }
 
 } // namespace dse::hier_trace
