@@ -14,6 +14,8 @@
 #include "dse/config/timeloop_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
+#include "dse/model/fused_hier_cost.hpp"
+#include "dse/model/fused_hier_resolution.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/model/mapping_resolution.hpp"
@@ -70,24 +72,59 @@ std::vector<HierSegmentMapping> load_eval_mapping(const EvalArgs &args, const Ha
   return {segment};
 }
 
+/// The report of a fused segment, after its legality and capacity checks.
+HierSegmentReport fused_report(const Hardware &hw, const Workload &workload,
+                               const HierSegmentMapping &s, bool elision, LatencyModel model) {
+  const FusedHierSegment fused = resolve_fused_hier_segment(hw, workload, s);
+  const FusedHierCost cost =
+      evaluate_fused_hier_mapping(hw, fused.problem, fused.mapping, elision, model);
+  if (const std::optional<std::string> why = hier_capacity_violation(hw, cost.totals))
+    throw UserError(s.where, *why);
+  HierSegmentReport r;
+  r.ops = {&workload.ops[static_cast<size_t>(s.op)],
+           &workload.ops[static_cast<size_t>(s.fused->consumer)]};
+  for (const ProblemTensor &t : fused.problem.tensors)
+    r.tensors.push_back(t.name);
+  r.cost = cost.totals;
+  r.fused_vector_ops = cost.vector_ops;
+  return r;
+}
+
+/// The report of a single einsum's segment, after its legality and capacity checks.
+HierSegmentReport einsum_segment_report(const Hardware &hw, const Workload &workload,
+                                        const HierSegmentMapping &s, bool elision,
+                                        LatencyModel model) {
+  const Operator &op = workload.ops[static_cast<size_t>(s.op)];
+  if (const std::optional<std::string> why = hier_mapping_violation(hw, workload, op, s.mapping))
+    throw UserError(s.where, *why);
+  return einsum_report(op, evaluate_hier_mapping(hw, workload, op, s.mapping, elision, model));
+}
+
+/// The vector passes of the operators attached to `einsum`.
+void add_vector_passes(const Hardware &hw, const Workload &workload, int einsum, LatencyModel model,
+                       std::vector<HierSegmentReport> &reports) {
+  const std::vector<double> attached_words = attached_input_words(workload);
+  for (int attached : attached_operators(workload, einsum)) {
+    HierSegmentReport r;
+    r.ops = {&workload.ops[static_cast<size_t>(attached)]};
+    r.pass = evaluate_hier_vector_pass(hw, *r.ops.front(),
+                                       attached_words[static_cast<size_t>(attached)], model);
+    reports.push_back(std::move(r));
+  }
+}
+
 int run_hier_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel model) {
   const Workload workload = load_eval_workload(args);
   const std::vector<HierSegmentMapping> segments = load_eval_mapping(args, hw, workload);
   const bool elision = hw.hierarchy.first_read_elision && !args.no_first_read_elision;
-  const std::vector<double> attached_words = attached_input_words(workload);
   std::vector<HierSegmentReport> reports;
   for (const HierSegmentMapping &s : segments) {
-    const Operator &op = workload.ops[static_cast<size_t>(s.op)];
-    if (const std::optional<std::string> why = hier_mapping_violation(hw, workload, op, s.mapping))
-      throw UserError(s.where, *why);
-    reports.push_back(
-        {&op, evaluate_hier_mapping(hw, workload, op, s.mapping, elision, model), std::nullopt});
-    for (int attached : attached_operators(workload, s.op)) {
-      const Operator &a = workload.ops[static_cast<size_t>(attached)];
-      reports.push_back(
-          {&a, HierCost{},
-           evaluate_hier_vector_pass(hw, a, attached_words[static_cast<size_t>(attached)], model)});
+    if (s.fused) { // the pair's attached operators are in its cost
+      reports.push_back(fused_report(hw, workload, s, elision, model));
+      continue;
     }
+    reports.push_back(einsum_segment_report(hw, workload, s, elision, model));
+    add_vector_passes(hw, workload, s.op, model, reports);
   }
   write_output(args.output_path, args.json
                                      ? hier_eval_json(hw, workload, reports, elision).dump(2) + "\n"

@@ -21,8 +21,15 @@ std::string capacity_text(const StorageLevel &level) {
   return level.capacity_words ? std::to_string(*level.capacity_words) : "unbounded";
 }
 
-void write_tensor_rows(std::ostringstream &out, const Operator &op, const HierLevelCost &level) {
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+std::string segment_name(const HierSegmentReport &s) {
+  std::string name;
+  for (const Operator *op : s.ops)
+    name += (name.empty() ? "" : " + ") + op->name;
+  return name;
+}
+
+void write_tensor_rows(std::ostringstream &out, const std::vector<std::string> &tensors,
+                       const HierLevelCost &level) {
   out << "    " << std::left << std::setw(15) << "tensor" << std::right;
   for (const char *column : {"tile_words", "reads", "fills", "updates", "energy_pj"})
     out << " " << std::setw(16) << column;
@@ -31,7 +38,7 @@ void write_tensor_rows(std::ostringstream &out, const Operator &op, const HierLe
     if (!level.tensors[t])
       continue;
     const HierTensorCounts &c = *level.tensors[t];
-    out << "    " << std::left << std::setw(15) << escape_control(tensors[t]->tensor) << std::right;
+    out << "    " << std::left << std::setw(15) << escape_control(tensors[t]) << std::right;
     for (double v : {c.tile_words, c.reads, c.fills, c.updates, c.energy_pj})
       out << " " << std::setw(16) << exact_number(v);
     out << "\n";
@@ -50,9 +57,10 @@ void write_pass_text(std::ostringstream &out, const Operator &op, const HierVect
 
 void write_segment_text(std::ostringstream &out, const Hardware &hw, const HierSegmentReport &s) {
   if (s.pass)
-    return write_pass_text(out, *s.op, *s.pass);
+    return write_pass_text(out, *s.ops.front(), *s.pass);
   const HierCost &c = s.cost;
-  out << "segment: " << escape_control(s.op->name) << "\n";
+  out << "segment: " << escape_control(segment_name(s)) << (s.ops.size() > 1 ? " (fused)" : "")
+      << "\n";
   for (size_t l = 0; l < c.levels.size(); ++l) {
     const StorageLevel &storage = hw.hierarchy.levels[l];
     const HierLevelCost &level = c.levels[l];
@@ -61,17 +69,19 @@ void write_segment_text(std::ostringstream &out, const Hardware &hw, const HierS
         << exact_number(level.buffer_words) << ", cycles " << exact_number(level.cycles)
         << " (transfer " << exact_number(level.transfer_cycles) << "), energy_pj "
         << exact_number(level.energy_pj) << "\n";
-    write_tensor_rows(out, *s.op, level);
+    write_tensor_rows(out, s.tensors, level);
   }
   out << "  compute: macs " << exact_number(c.macs) << ", cycles " << exact_number(c.compute_cycles)
       << ", utilised_units " << c.utilised_units << ", utilisation " << exact_number(c.utilisation)
+      << (s.ops.size() > 1 ? ", vector_ops " + exact_number(s.fused_vector_ops) : "")
       << ", energy_pj " << exact_number(c.compute_energy_pj) << "\n";
   out << "  latency_cycles " << exact_number(c.latency_cycles)
       << " (bound: " << escape_control(bound_name(hw, c)) << "), energy_pj "
       << exact_number(c.energy_pj) << "\n";
 }
 
-nlohmann::ordered_json level_json(const StorageLevel &storage, const Operator &op,
+nlohmann::ordered_json level_json(const StorageLevel &storage,
+                                  const std::vector<std::string> &tensors,
                                   const HierLevelCost &level) {
   nlohmann::ordered_json j;
   j["name"] = storage.name;
@@ -83,14 +93,13 @@ nlohmann::ordered_json level_json(const StorageLevel &storage, const Operator &o
   j["transfer_cycles"] = level.transfer_cycles;
   j["energy_pj"] = level.energy_pj;
   j["tensors"] = nlohmann::ordered_json::object();
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
   for (size_t t = 0; t < tensors.size(); ++t)
     if (const std::optional<HierTensorCounts> &c = level.tensors[t])
-      j["tensors"][tensors[t]->tensor] = {{"tile_words", c->tile_words},
-                                          {"reads", c->reads},
-                                          {"fills", c->fills},
-                                          {"updates", c->updates},
-                                          {"energy_pj", c->energy_pj}};
+      j["tensors"][tensors[t]] = {{"tile_words", c->tile_words},
+                                  {"reads", c->reads},
+                                  {"fills", c->fills},
+                                  {"updates", c->updates},
+                                  {"energy_pj", c->energy_pj}};
   return j;
 }
 
@@ -108,18 +117,24 @@ nlohmann::ordered_json pass_json(const Operator &op, const HierVectorPass &p) {
 
 nlohmann::ordered_json segment_json(const Hardware &hw, const HierSegmentReport &s) {
   if (s.pass)
-    return pass_json(*s.op, *s.pass);
+    return pass_json(*s.ops.front(), *s.pass);
   const HierCost &c = s.cost;
   nlohmann::ordered_json j;
-  j["operator"] = s.op->name;
+  if (s.ops.size() == 1)
+    j["operator"] = s.ops.front()->name;
+  else
+    for (const Operator *op : s.ops)
+      j["operators"].push_back(op->name);
   j["levels"] = nlohmann::ordered_json::array();
   for (size_t l = 0; l < c.levels.size(); ++l)
-    j["levels"].push_back(level_json(hw.hierarchy.levels[l], *s.op, c.levels[l]));
+    j["levels"].push_back(level_json(hw.hierarchy.levels[l], s.tensors, c.levels[l]));
   j["compute"] = {{"macs", c.macs},
                   {"cycles", c.compute_cycles},
                   {"utilised_units", c.utilised_units},
                   {"utilisation", c.utilisation},
                   {"energy_pj", c.compute_energy_pj}};
+  if (s.ops.size() > 1)
+    j["compute"]["vector_ops"] = s.fused_vector_ops;
   j["latency_cycles"] = c.latency_cycles;
   j["bound"] = bound_name(hw, c);
   j["energy_pj"] = c.energy_pj;
@@ -127,6 +142,15 @@ nlohmann::ordered_json segment_json(const Hardware &hw, const HierSegmentReport 
 }
 
 } // namespace
+
+HierSegmentReport einsum_report(const Operator &op, HierCost cost) {
+  HierSegmentReport r;
+  r.ops = {&op};
+  for (const TensorAccess *t : operator_tensors(op))
+    r.tensors.push_back(t->tensor);
+  r.cost = std::move(cost);
+  return r;
+}
 
 HierEvalTotals hier_eval_totals(const std::vector<HierSegmentReport> &segments) {
   HierEvalTotals t;

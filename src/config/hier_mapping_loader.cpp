@@ -23,6 +23,20 @@
 // and a kept tensor's role (operand0, operand1 or output) must be in the level's holds. The
 // backing store keeps every tensor: there, keep or bypass is accepted only when it says so
 // (keep listing every tensor, or bypass listing none).
+//
+// A fused producer -> consumer pair (docs/HIERARCHY.md §8) is one segment:
+//
+//     - ops: [qk, pv]                        # the producer, then its consumer
+//       prefix: [m]                          # shared loops at the backing store, outer to inner
+//       retention: {Q: 1, K: 0, S: 1, V: 0, O: 1}   # level-1 tile depth per tensor
+//       levels:                              # per operator, its levels and fan-outs as above
+//         qk: [{level: DRAM, order: [n, k]}, {level: GB, keep: [Q, K, S], ...}, ...]
+//         pv: [{level: DRAM, order: [n, l]}, ...]
+//
+// There the backing store's order is the operator's own loops below the prefix (its sub-nest);
+// it lists every dimension outside the prefix whose factor there is above 1, and no prefix
+// dimension. Prefix dimensions and retention depths are checked when the pair is resolved
+// (dse/model/fused_hier_resolution.hpp).
 #include "dse/config/hier_mapping_loader.hpp"
 
 #include <algorithm>
@@ -284,24 +298,31 @@ void set_backing_store_factors(const YamlMap &seg, const YamlMap &store, OpMappi
   }
 }
 
-/// Checks that `order` lists every loop of the level, and keeps only the loops.
-void settle_order(const YamlMap &m, LevelMapping &level, const SegmentContext &c) {
+std::string dim_names(const std::vector<int> &dims, const SegmentContext &c) {
+  std::vector<std::string> out;
+  for (int dim : dims)
+    out.push_back(c.dim_name(dim));
+  return quoted_list(out);
+}
+
+/// Checks that `order` lists every loop of the level but those of `prefix` (a fused pair's
+/// shared loops, listed in the segment instead), and no dimension of `prefix`. A single
+/// operator's order keeps only the loops; a fused operator's keeps what it lists (its sub-nest).
+void settle_order(const YamlMap &m, LevelMapping &level, const SegmentContext &c,
+                  const std::vector<int> &prefix, bool fused) {
+  const auto in_prefix = [&prefix](int dim) {
+    return std::find(prefix.begin(), prefix.end(), dim) != prefix.end();
+  };
   const auto is_loop = [&level](int dim) { return level.factor[static_cast<size_t>(dim)] > 1; };
   std::vector<int> loops;
   for (int dim : c.op.dims())
-    if (is_loop(dim))
+    if (is_loop(dim) && !in_prefix(dim))
       loops.push_back(dim);
-  const auto names = [&c](const std::vector<int> &dims) {
-    std::vector<std::string> out;
-    for (int dim : dims)
-      out.push_back(c.dim_name(dim));
-    return quoted_list(out);
-  };
   if (!m.has("order")) {
     if (loops.size() > 1)
       m.fail(m.node(), "missing required key 'order' (more than one dimension has a factor above "
                        "1 at this level: " +
-                           names(loops) + ")");
+                           dim_names(loops, c) + ")");
     level.order = loops;
     return;
   }
@@ -312,37 +333,38 @@ void settle_order(const YamlMap &m, LevelMapping &level, const SegmentContext &c
   if (!missing.empty())
     m.fail(m.required("order"),
            "order must list every dimension with a factor above 1 at this level; it leaves out " +
-               names(missing));
-  std::erase_if(level.order, [&is_loop](int dim) { return !is_loop(dim); });
+               dim_names(missing, c));
+  for (int dim : level.order)
+    if (in_prefix(dim))
+      m.fail(m.required("order"), "'" + c.dim_name(dim) +
+                                      "' is in the segment's prefix; the backing store's order "
+                                      "lists the operator's loops below it");
+  if (!fused)
+    std::erase_if(level.order, [&is_loop](int dim) { return !is_loop(dim); });
 }
 
-int read_op(const YamlMap &seg, const Workload &workload, std::set<int> &mapped) {
-  const YAML::Node &ops = seg.list("ops");
-  if (ops.size() != 1)
-    seg.fail(ops, "key 'ops' must name one operator (fused pairs on general hierarchies are not "
-                  "supported yet)");
-  const std::string name = seg.string_value(ops[0], "ops");
+/// The einsum `node` names, marked as mapped.
+int read_op_name(const YamlMap &seg, const YAML::Node &node, const Workload &workload,
+                 std::set<int> &mapped) {
+  const std::string name = seg.string_value(node, "ops");
   const auto at = std::find_if(workload.ops.begin(), workload.ops.end(),
                                [&name](const Operator &op) { return op.name == name; });
   if (at == workload.ops.end())
-    seg.fail(ops[0], "'" + name + "' is not an operator of workload '" + workload.name + "'");
+    seg.fail(node, "'" + name + "' is not an operator of workload '" + workload.name + "'");
   if (at->kind != OpKind::Einsum)
-    seg.fail(ops[0], "general hierarchies evaluate einsum operators only; '" + name + "' is " +
-                         kind_text(at->kind));
+    seg.fail(node, "general hierarchies evaluate einsum operators only; '" + name + "' is " +
+                       kind_text(at->kind));
   const int op = static_cast<int>(at - workload.ops.begin());
   if (!mapped.insert(op).second)
-    seg.fail(ops[0], "operator '" + name + "' is mapped twice");
+    seg.fail(node, "operator '" + name + "' is mapped twice");
   return op;
 }
 
-HierSegmentMapping read_segment(const YamlMap &seg, const Hardware &hw, const Workload &workload,
-                                std::set<int> &mapped) {
-  seg.allow_only({"ops", "levels"});
-  const int op = read_op(seg, workload, mapped);
-  const SegmentContext c{hw, workload, workload.ops[static_cast<size_t>(op)],
-                         op_tensors(workload.ops[static_cast<size_t>(op)])};
-  const Hierarchy &h = hw.hierarchy;
-  const YAML::Node &list = seg.list("levels");
+/// One operator's levels and fan-outs from `list` (entries of `seg`); `prefix`: a fused pair's
+/// shared loops, which level 0's order leaves out.
+OpMapping read_op_levels(const YamlMap &seg, const YAML::Node &list, const SegmentContext &c,
+                         const std::vector<int> &prefix, bool fused) {
+  const Hierarchy &h = c.hw.hierarchy;
   OpMapping mapping;
   std::vector<YamlMap> level_maps;
   size_t next = 0;
@@ -357,8 +379,76 @@ HierSegmentMapping read_segment(const YamlMap &seg, const Hardware &hw, const Wo
   reject_extra_entries(seg, list, next, h);
   set_backing_store_factors(seg, level_maps.front(), mapping, c);
   for (size_t l = 0; l < h.levels.size(); ++l)
-    settle_order(level_maps[l], mapping.levels[l], c);
-  return {op, std::move(mapping), seg.where()};
+    settle_order(level_maps[l], mapping.levels[l], c, l == 0 ? prefix : std::vector<int>{},
+                 fused && l == 0);
+  return mapping;
+}
+
+SegmentContext context_of(const Hardware &hw, const Workload &workload, int op) {
+  const Operator &o = workload.ops[static_cast<size_t>(op)];
+  return SegmentContext{hw, workload, o, op_tensors(o)};
+}
+
+std::vector<int> read_prefix(const YamlMap &seg, const Workload &workload) {
+  std::vector<int> prefix;
+  if (!seg.has("prefix"))
+    return prefix;
+  for (const YAML::Node &item : seg.list("prefix")) {
+    const std::string name = seg.string_value(item, "prefix");
+    const int dim = workload.dim_index(name);
+    if (dim < 0)
+      seg.fail(item, "'" + name + "' is not a dimension of workload '" + workload.name + "'");
+    if (std::find(prefix.begin(), prefix.end(), dim) != prefix.end())
+      seg.fail(item, "'" + name + "' appears twice in prefix");
+    prefix.push_back(dim);
+  }
+  return prefix;
+}
+
+std::vector<HierRetention> read_retention(const YamlMap &seg) {
+  const YamlMap map = seg.map("retention", "retention of " + seg.context());
+  std::vector<HierRetention> out;
+  for (const auto &[name, value] : map.entries())
+    out.push_back({name.Scalar(), static_cast<int>(map.integer_value(value, name.Scalar(), 0, 64)),
+                   location_of(name, seg.file_name())});
+  return out;
+}
+
+HierSegmentMapping read_fused_segment(const YamlMap &seg, const Hardware &hw,
+                                      const Workload &workload, std::set<int> &mapped) {
+  seg.allow_only({"ops", "prefix", "retention", "levels"});
+  const YAML::Node &ops = seg.list("ops");
+  const int producer = read_op_name(seg, ops[0], workload, mapped);
+  HierFusedPart fused;
+  fused.consumer = read_op_name(seg, ops[1], workload, mapped);
+  fused.prefix = read_prefix(seg, workload);
+  fused.retention = read_retention(seg);
+  const YamlMap levels = seg.map("levels", "levels of " + seg.context());
+  const std::string &producer_name = workload.ops[static_cast<size_t>(producer)].name;
+  const std::string &consumer_name = workload.ops[static_cast<size_t>(fused.consumer)].name;
+  levels.allow_only({producer_name, consumer_name});
+  const auto op_levels = [&](int op, const std::string &name) {
+    const YamlMap entries(levels.node(), seg.file_name(), "levels of '" + name + "'");
+    return read_op_levels(entries, levels.list(name), context_of(hw, workload, op), fused.prefix,
+                          true);
+  };
+  HierSegmentMapping out{producer, op_levels(producer, producer_name), std::nullopt, seg.where()};
+  fused.consumer_mapping = op_levels(fused.consumer, consumer_name);
+  out.fused = std::move(fused);
+  return out;
+}
+
+HierSegmentMapping read_segment(const YamlMap &seg, const Hardware &hw, const Workload &workload,
+                                std::set<int> &mapped) {
+  const YAML::Node &ops = seg.list("ops");
+  if (ops.size() == 2)
+    return read_fused_segment(seg, hw, workload, mapped);
+  if (ops.size() != 1)
+    seg.fail(ops, "key 'ops' must name one operator or a fused producer and consumer");
+  seg.allow_only({"ops", "levels"});
+  const int op = read_op_name(seg, ops[0], workload, mapped);
+  return {op, read_op_levels(seg, seg.list("levels"), context_of(hw, workload, op), {}, false),
+          std::nullopt, seg.where()};
 }
 
 void check_workload_name(const YamlMap &top, const Workload &workload) {

@@ -345,7 +345,13 @@ Violation check_mapspace(const Hierarchy &h, const Workload &w, const Operator &
 
 Violation check_capacities(const Hardware &hw, const Workload &w, const Operator &op,
                            const OpMapping &m) {
-  const HierCost cost = evaluate_hier_mapping(hw, w, op, m, true, LatencyModel::Roofline);
+  return hier_capacity_violation(hw,
+                                 evaluate_hier_mapping(hw, w, op, m, true, LatencyModel::Roofline));
+}
+
+} // namespace
+
+std::optional<std::string> hier_capacity_violation(const Hardware &hw, const HierCost &cost) {
   for (size_t l = 1; l < cost.levels.size(); ++l) {
     const std::optional<std::int64_t> &capacity = hw.hierarchy.levels[l].capacity_words;
     if (capacity && cost.levels[l].buffer_words > static_cast<double>(*capacity))
@@ -357,10 +363,10 @@ Violation check_capacities(const Hardware &hw, const Workload &w, const Operator
   return std::nullopt;
 }
 
-} // namespace
-
-std::optional<std::string> hier_mapping_violation(const Hardware &hw, const Workload &workload,
-                                                  const Operator &op, const OpMapping &mapping) {
+std::optional<std::string> hier_mapping_structure_violation(const Hardware &hw,
+                                                            const Workload &workload,
+                                                            const Operator &op,
+                                                            const OpMapping &mapping) {
   const Hierarchy &h = hw.hierarchy;
   if (Violation v = check_shape(h, workload, mapping))
     return v;
@@ -372,7 +378,12 @@ std::optional<std::string> hier_mapping_violation(const Hardware &hw, const Work
     return v;
   if (Violation v = check_keeps(h, op, mapping))
     return v;
-  if (Violation v = check_mapspace(h, workload, op, mapping))
+  return check_mapspace(h, workload, op, mapping);
+}
+
+std::optional<std::string> hier_mapping_violation(const Hardware &hw, const Workload &workload,
+                                                  const Operator &op, const OpMapping &mapping) {
+  if (Violation v = hier_mapping_structure_violation(hw, workload, op, mapping))
     return v;
   return check_capacities(hw, workload, op, mapping);
 }

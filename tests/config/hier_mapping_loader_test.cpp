@@ -167,10 +167,10 @@ TEST(HierMappingLoader, TodaysMappingForm) {
                     "unknown key 'loops' in segment 1 (expected one of: ops, levels)"));
 }
 
-TEST(HierMappingLoader, FusedSegment) {
-  EXPECT_TRUE(fails(with(kMapping, "ops: [gemm]", "ops: [gemm, gemm2]"), "3:10",
-                    "segment 1: key 'ops' must name one operator (fused pairs on general "
-                    "hierarchies are not supported yet)"));
+TEST(HierMappingLoader, ThreeOperators) {
+  EXPECT_TRUE(fails(with(kMapping, "ops: [gemm]", "ops: [gemm, gemm, gemm]"), "3:10",
+                    "segment 1: key 'ops' must name one operator or a fused producer and "
+                    "consumer"));
 }
 
 TEST(HierMappingLoader, UnknownOperator) {

@@ -1,7 +1,7 @@
 // The report layer of `dse eval` on a hierarchy of any depth (docs/HIERARCHY.md §4.6): per
-// segment, per level its instances, cycles and energy, per tensor it keeps the tile, reads,
-// fills, updates and energy; then the compute units and the totals. Text and JSON carry the
-// same exact numbers.
+// segment (an einsum or a fused pair), per level its instances, cycles and energy, per tensor it
+// keeps the tile, reads, fills, updates and energy; then the compute units and the totals. Text and
+// JSON carry the same exact numbers.
 #pragma once
 
 #include <optional>
@@ -16,12 +16,18 @@
 
 namespace dse {
 
-/// One evaluated segment: an einsum and its cost, or an attached operator's vector pass.
+/// One evaluated segment: an einsum and its cost, a fused pair and its cost, or an attached
+/// operator's vector pass.
 struct HierSegmentReport {
-  const Operator *op = nullptr;
+  std::vector<const Operator *> ops; // the einsum, the producer and consumer, or the operator
+  std::vector<std::string> tensors;  // the names of cost.levels[l].tensors' entries, in order
   HierCost cost;
+  double fused_vector_ops = 0; // a fused pair's attached operators, in the cost's compute
   std::optional<HierVectorPass> pass;
 };
+
+/// The report of einsum `op`'s cost.
+HierSegmentReport einsum_report(const Operator &op, HierCost cost);
 
 /// Segments run one after another: latency and energy add up.
 struct HierEvalTotals {

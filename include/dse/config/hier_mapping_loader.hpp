@@ -14,13 +14,6 @@
 
 namespace dse {
 
-/// One segment of the file: an einsum operator and its whole loop nest.
-struct HierSegmentMapping {
-  int op = 0; // index into Workload::ops
-  OpMapping mapping;
-  SourceLocation where; // the segment, for checks made later (capacities)
-};
-
 /// Reads the mapping file at `path` (at most `max_input_mib` MiB) for `workload` on `hw`, in
 /// file order. Throws UserError with file:line:column.
 std::vector<HierSegmentMapping>

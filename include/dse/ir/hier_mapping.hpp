@@ -3,9 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "dse/ir/workload.hpp"
+#include "dse/support/error.hpp"
 
 namespace dse {
 
@@ -31,6 +34,33 @@ struct FanoutMapping {
 struct OpMapping {
   std::vector<LevelMapping> levels;
   std::vector<std::vector<FanoutMapping>> fanouts;
+};
+
+/// A tensor's retention depth at level 1 in a fused segment, by name.
+struct HierRetention {
+  std::string tensor;
+  int depth = 0;
+  SourceLocation where;
+};
+
+/// What a fused segment adds (docs/HIERARCHY.md §8): the consumer and its nest, the shared
+/// prefix and the retention depths, as written (resolved by dse/model/fused_hier_resolution.hpp).
+struct HierFusedPart {
+  int consumer = 0; // index into Workload::ops
+  /// Like HierSegmentMapping::mapping.
+  OpMapping consumer_mapping;
+  std::vector<int> prefix; // workload dimensions, outer to inner
+  std::vector<HierRetention> retention;
+};
+
+/// One segment of the file: an einsum operator and its whole loop nest, or a fused pair. In a
+/// fused pair, each operator's levels[0].order is its sub-nest as written (dimensions of factor 1
+/// it lists included; prefix dimensions never).
+struct HierSegmentMapping {
+  int op = 0; // index into Workload::ops; of a fused pair, the producer
+  OpMapping mapping;
+  std::optional<HierFusedPart> fused;
+  SourceLocation where; // the segment, for checks made later (capacities)
 };
 
 /// The tensors of an einsum in the order the hierarchical model indexes them: its inputs in

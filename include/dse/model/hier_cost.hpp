@@ -59,4 +59,9 @@ HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, con
                                const OpMapping &mapping, bool first_read_elision,
                                LatencyModel latency_model);
 
+/// Fills each level's cycles and the cost's latency, bound level and energy from the levels'
+/// transfer cycles and energies and the compute cycles and energy: the roofline takes the
+/// largest time, the sequential model adds them.
+void settle_latency_and_energy(HierCost &cost, LatencyModel latency_model);
+
 } // namespace dse

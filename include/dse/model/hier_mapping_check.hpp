@@ -11,6 +11,7 @@
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/hier_mapping.hpp"
 #include "dse/ir/workload.hpp"
+#include "dse/model/hier_cost.hpp"
 
 namespace dse {
 
@@ -61,5 +62,15 @@ bool utilisation_allowed(const FanoutConstraint &c, const Fanout &fanout, std::i
 /// mapspace constraints (naming the constraint's location). Throws a UserError as bind_mapspace.
 std::optional<std::string> hier_mapping_violation(const Hardware &hw, const Workload &workload,
                                                   const Operator &op, const OpMapping &mapping);
+
+/// The first on-chip level of `cost` whose words per instance exceed its capacity, as a message.
+std::optional<std::string> hier_capacity_violation(const Hardware &hw, const HierCost &cost);
+
+/// hier_mapping_violation without the capacities (for mappings whose tiles are counted otherwise,
+/// as a fused pair's).
+std::optional<std::string> hier_mapping_structure_violation(const Hardware &hw,
+                                                            const Workload &workload,
+                                                            const Operator &op,
+                                                            const OpMapping &mapping);
 
 } // namespace dse

@@ -1,0 +1,175 @@
+// The closed forms of docs/HIERARCHY.md §4 over one operator's nest (src/model/hier_nest.hpp).
+#include "hier_nest.hpp"
+
+namespace dse::hier_nest {
+
+namespace {
+
+/// Product of the spatial factors of the fan-out gaps [from, to), over the dimensions that
+/// `access` uses (`relevant`) or does not use.
+double spatial_product(const Nest &n, const TensorAccess &access, int from, int to, bool relevant) {
+  double product = 1;
+  for (int gap = from; gap < to; ++gap)
+    for (int d : n.dims)
+      if (access.uses(d) == relevant)
+        product *= n.spatial[static_cast<size_t>(gap)][static_cast<size_t>(d)];
+  return product;
+}
+
+/// Words written into all instances of keeper `level` from its parent before elision
+/// (Delta(l,t)); for the compute units, one word per MAC.
+double deliveries(const Nest &n, const TensorAccess &access, int level, double macs) {
+  if (level == n.compute)
+    return macs;
+  return tile_words(n, access, level) * tile_deliveries(n, access, level) * instances(n, level);
+}
+
+/// The next keeper of `tensor` inside `level`, or the compute units.
+int next_keeper(const Nest &n, const OpMapping &m, int level, size_t tensor) {
+  for (int inner = level + 1; inner < n.compute; ++inner)
+    if (keeps(m, inner, tensor))
+      return inner;
+  return n.compute;
+}
+
+/// mu(l,t): the multicast (inputs) or spatial-reduction (outputs) factor between `level` and the
+/// next keeper `child`: the spatial factors of the dimensions the tensor does not use.
+double fanout_sharing(const Nest &n, const Hierarchy &h, const OpMapping &m,
+                      const TensorAccess &access, bool output, int level, int child) {
+  double product = 1;
+  for (int gap = level; gap < child; ++gap)
+    for (size_t f = 0; f < m.fanouts[static_cast<size_t>(gap)].size(); ++f) {
+      if (!output && !h.fanouts[static_cast<size_t>(gap)][f].multicast)
+        continue;
+      for (int d : n.dims)
+        if (!access.uses(d))
+          product *= static_cast<double>(m.fanouts[static_cast<size_t>(gap)][f].factor(d));
+    }
+  return product;
+}
+
+HierTensorCounts tensor_counts(const Nest &n, const Hierarchy &h, const OpMapping &m,
+                               const TensorAccess &access, size_t tensor, bool output, int level,
+                               double macs, double elision) {
+  const int child = next_keeper(n, m, level, tensor);
+  const double towards_compute =
+      deliveries(n, access, child, macs) / fanout_sharing(n, h, m, access, output, level, child);
+  const double delivered = level == 0 ? 0 : deliveries(n, access, level, macs);
+  HierTensorCounts c;
+  c.tile_words = tile_words(n, access, level);
+  if (!output) {
+    c.reads = towards_compute;
+    c.fills = delivered;
+    return c;
+  }
+  const double first_arrivals = elision * n.productions * tile_words(n, access, 0) *
+                                spatial_product(n, access, 0, level, false);
+  c.updates = towards_compute;
+  c.reads = c.updates - first_arrivals;
+  c.fills = level == 0 ? 0 : delivered - first_arrivals;
+  return c;
+}
+
+} // namespace
+
+Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m) {
+  Nest n;
+  n.dims = op.dims();
+  n.compute = static_cast<int>(m.levels.size());
+  const size_t dims = workload.dims.size();
+  n.spatial.assign(m.fanouts.size(), std::vector<double>(dims, 1.0));
+  for (size_t gap = 0; gap < m.fanouts.size(); ++gap)
+    for (const FanoutMapping &f : m.fanouts[gap])
+      for (int d : n.dims)
+        n.spatial[gap][static_cast<size_t>(d)] *= static_cast<double>(f.factor(d));
+  n.extent.assign(m.levels.size() + 1, std::vector<double>(dims, 1.0));
+  for (int l = n.compute - 1; l >= 0; --l)
+    for (int d : n.dims) {
+      const auto at = static_cast<size_t>(d);
+      n.extent[static_cast<size_t>(l)][at] =
+          n.extent[static_cast<size_t>(l) + 1][at] * n.spatial[static_cast<size_t>(l)][at] *
+          static_cast<double>(m.levels[static_cast<size_t>(l)].factor[at]);
+    }
+  for (size_t l = 0; l < m.levels.size(); ++l)
+    for (int d : m.levels[l].order) {
+      const auto trips = static_cast<double>(m.levels[l].factor[static_cast<size_t>(d)]);
+      if (trips > 1)
+        n.loops.push_back(Loop{static_cast<int>(l), d, trips});
+    }
+  return n;
+}
+
+double tile_words(const Nest &n, const TensorAccess &access, int level) {
+  double words = 1;
+  for (const IndexExpr &index : access.indices) {
+    double span = 1;
+    for (const IndexTerm &term : index.terms)
+      span += static_cast<double>(term.coef) *
+              (n.extent[static_cast<size_t>(level)][static_cast<size_t>(term.dim)] - 1);
+    words *= span;
+  }
+  return words;
+}
+
+double instances(const Nest &n, int level) {
+  double product = 1;
+  for (int gap = 0; gap < level; ++gap)
+    for (int d : n.dims)
+      product *= n.spatial[static_cast<size_t>(gap)][static_cast<size_t>(d)];
+  return product;
+}
+
+double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
+  double product = 1, up_to_last_relevant = 1;
+  for (const Loop &loop : n.loops) {
+    if (loop.level >= level)
+      break;
+    product *= loop.trips;
+    if (loop.scope || access.uses(loop.dim))
+      up_to_last_relevant = product;
+  }
+  return up_to_last_relevant;
+}
+
+bool keeps(const OpMapping &m, int level, size_t tensor) {
+  return level == 0 || (m.levels[static_cast<size_t>(level)].keep >> tensor & 1U) != 0;
+}
+
+HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,
+                         int level, double macs, double elision) {
+  const StorageLevel &storage = hw.hierarchy.levels[static_cast<size_t>(level)];
+  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  HierLevelCost cost;
+  cost.instances = static_cast<std::int64_t>(instances(n, level));
+  cost.tensors.resize(tensors.size());
+  double reads = 0, writes = 0;
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    if (!keeps(m, level, t))
+      continue;
+    const bool output = t + 1 == tensors.size();
+    HierTensorCounts c =
+        tensor_counts(n, hw.hierarchy, m, *tensors[t], t, output, level, macs, elision);
+    c.energy_pj =
+        c.reads * storage.read_pj + c.fills * storage.fill_pj + c.updates * storage.update_pj;
+    const bool refilled = tile_deliveries(n, *tensors[t], level) > 1;
+    cost.buffer_words += c.tile_words * (storage.double_buffering && refilled ? 2 : 1);
+    cost.energy_pj += c.energy_pj;
+    reads += c.reads;
+    writes += c.fills + c.updates;
+    cost.tensors[t] = c;
+  }
+  const double per_instance = static_cast<double>(cost.instances);
+  cost.transfer_cycles = level == 0
+                             ? backing_store_cycles(hw, reads, writes)
+                             : port_cycles(storage, reads / per_instance, writes / per_instance);
+  return cost;
+}
+
+double operator_macs(const Nest &n) {
+  double macs = n.productions;
+  for (int d : n.dims)
+    macs *= n.extent[0][static_cast<size_t>(d)];
+  return macs;
+}
+
+} // namespace dse::hier_nest

@@ -1,0 +1,66 @@
+// The loop nest of one operator's mapping on a hierarchy of any depth, seen per dimension, and
+// the closed forms of docs/HIERARCHY.md §4 over it: tile words, deliveries, multicast and
+// reduction factors, and the counts of one level. Shared by the single-operator evaluator and
+// the fused pair's (§8), whose prefix loops are scope loops of each operator's nest.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+#include "dse/ir/hardware.hpp"
+#include "dse/ir/hier_mapping.hpp"
+#include "dse/ir/workload.hpp"
+#include "dse/model/hier_cost.hpp"
+
+namespace dse::hier_nest {
+
+/// One temporal loop of the flattened nest.
+struct Loop {
+  int level = 0;
+  int dim = 0;
+  double trips = 1;
+  /// A loop every tile inside level 1 is fetched again under: a fused pair's prefix loop, the
+  /// other operator running on the inner levels between two of its iterations (docs/HIERARCHY.md
+  /// §8). It counts as indexing every tensor below level 1.
+  bool scope = false;
+};
+
+/// The mapping's nest seen per dimension: extents of each level's tile, spatial products, and
+/// the temporal loops outermost first. Levels run 0..L; index L + 1 stands for the compute units.
+struct Nest {
+  std::vector<int> dims;                    // the operator's dimensions
+  std::vector<std::vector<double>> extent;  // [level][workload dim], X[l][d]; X[L+1] = 1
+  std::vector<std::vector<double>> spatial; // [fan-out gap][workload dim]: product of its fan-outs
+  std::vector<Loop> loops;                  // temporal loops with trips > 1, in nest order
+  int compute = 0;                          // L + 1
+  /// How many times the operator's whole output is produced from nothing: the recompute trips of
+  /// a fused producer, else 1. Multiplies the MACs and the first arrivals of output elements.
+  double productions = 1;
+};
+
+/// The nest of `m`: its level-0 loops in levels[0].order, every loop as indexing only the
+/// dimensions it iterates (no scope loops).
+Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m);
+
+/// Words of `access`'s tile at `level`: an affine index spans 1 + sum c_i (X_i - 1).
+double tile_words(const Nest &n, const TensorAccess &access, int level);
+
+/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
+/// indexes `access` (1 if none does): how many times each instance receives a new tile.
+double tile_deliveries(const Nest &n, const TensorAccess &access, int level);
+
+/// Utilised instances of `level` (the compute units for n.compute).
+double instances(const Nest &n, int level);
+
+/// Whether `m` keeps operator tensor `tensor` at `level` (level 0 keeps every tensor).
+bool keeps(const OpMapping &m, int level, size_t tensor);
+
+/// One level's counts, energies, buffer words and transfer cycles for one operator (`cycles` is
+/// left to settle_latency_and_energy).
+HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,
+                         int level, double macs, double elision);
+
+/// The operator's MACs, its productions included.
+double operator_macs(const Nest &n);
+
+} // namespace dse::hier_nest
