@@ -111,24 +111,23 @@ std::vector<std::int64_t> random_level1_extents(std::mt19937_64 &rng, const Work
   return extents;
 }
 
-/// Op `op`'s mapping: level 0 loops the outer path with the level-0 trips, each level-1 extent is
-/// split over the blocks 1..L and the fan-outs below level 1, random orders below level 0, every
-/// tensor kept at levels 0 and 1 and a random subset within holds below.
+/// Problem op `o`'s mapping: level 0 loops the outer path with the level-0 trips, each level-1
+/// extent is split over the blocks 1..L and the fan-outs below level 1, random orders below
+/// level 0, every tensor kept at levels 0 and 1 and a random subset within holds below.
 OpMapping random_op_mapping(std::mt19937_64 &rng, const Hierarchy &hierarchy,
-                            const Workload &workload, const Operator &op, const Dataflow &outer,
-                            int op_index, const std::vector<std::int64_t> &level1_extents) {
+                            const Problem &problem, const Dataflow &outer, int o,
+                            const std::vector<std::int64_t> &level1_extents) {
+  const Workload &workload = *problem.workload;
+  const Operator &op = problem.op(o);
   OpMapping mapping = hier_random::unit_mapping(hierarchy, workload.dims.size());
-  const std::vector<int> dims = op.dims();
-  for (int dim : dims) {
+  for (int dim : op.dims()) {
     const auto d = static_cast<size_t>(dim);
     const std::int64_t size = workload.dim_size(dim);
     mapping.levels[0].factor[d] = (size + level1_extents[d] - 1) / level1_extents[d];
     hier_random::spread_factor(rng, hierarchy, mapping, dim, level1_extents[d],
                                !op.einsum.output.uses(dim), 1);
   }
-  for (int dim : outer.path(op_index))
-    if (contains(dims, dim))
-      mapping.levels[0].order.push_back(dim);
+  mapping.levels[0].order = fused_level0_order(problem, outer, o);
   const size_t tensors = operator_tensors(op).size();
   const std::uint32_t every = (1u << tensors) - 1;
   for (size_t l = 0; l < mapping.levels.size(); ++l) {
@@ -163,8 +162,8 @@ Case random_case(std::uint64_t seed, ChainKind kind, const hier_random::Hierarch
   c.mapping.outer = random_outer(rng, problem);
   const std::vector<std::int64_t> extents = random_level1_extents(rng, c.workload);
   for (int o = 0; o < 2; ++o)
-    c.mapping.ops.push_back(random_op_mapping(rng, c.hardware.hierarchy, c.workload, problem.op(o),
-                                              c.mapping.outer, o, extents));
+    c.mapping.ops.push_back(
+        random_op_mapping(rng, c.hardware.hierarchy, problem, c.mapping.outer, o, extents));
   return c;
 }
 
