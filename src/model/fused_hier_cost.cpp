@@ -20,32 +20,25 @@ bool iterates(const ProblemOp &op, int dim) {
   return std::find(op.dims.begin(), op.dims.end(), dim) != op.dims.end();
 }
 
-/// The operator whose mapping gives `dim`'s level-0 trips and level-1 extent: the producer when
-/// it iterates the dimension, else the consumer.
-int owner_of_dim(const Problem &problem, int dim) { return iterates(problem.ops[0], dim) ? 0 : 1; }
-
-std::int64_t level0_trips(const Problem &problem, const FusedHierMapping &m, int dim) {
-  return m.ops[static_cast<size_t>(owner_of_dim(problem, dim))]
-      .levels[0]
-      .factor[static_cast<size_t>(dim)];
-}
-
 /// Operator `o`'s nest: the prefix as scope loops (recompute loops included, which also count the
 /// producer's productions), its sub-nest, then its own blocks below level 0.
-Nest fused_nest(const Problem &problem, const FusedHierMapping &m, int o) {
-  const OpMapping &mapping = m.ops[static_cast<size_t>(o)];
+Nest fused_nest(const Problem &problem, const Dataflow &outer, const FusedTiles &tiles, int o,
+                const OpMapping &mapping) {
   Nest n = hier_nest::flatten(*problem.workload, problem.op(o), mapping);
   std::erase_if(n.loops, [](const Loop &loop) { return loop.level == 0; });
+  for (int d : n.dims)
+    n.extent[0][static_cast<size_t>(d)] = static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
+                                                              tiles.trips[static_cast<size_t>(d)]);
   std::vector<Loop> level0;
-  for (int d : m.outer.prefix) {
-    const auto trips = static_cast<double>(level0_trips(problem, m, d));
+  for (int d : outer.prefix) {
+    const auto trips = static_cast<double>(tiles.trips[static_cast<size_t>(d)]);
     if (!iterates(problem.ops[static_cast<size_t>(o)], d))
       n.productions *= trips; // a recompute loop around the producer
     if (trips > 1)
       level0.push_back(Loop{0, d, trips, true});
   }
-  for (int d : m.outer.subnests[static_cast<size_t>(o)]) {
-    const auto trips = static_cast<double>(mapping.levels[0].factor[static_cast<size_t>(d)]);
+  for (int d : outer.subnests[static_cast<size_t>(o)]) {
+    const auto trips = static_cast<double>(tiles.trips[static_cast<size_t>(d)]);
     if (trips > 1)
       level0.push_back(Loop{0, d, trips, false});
   }
@@ -54,26 +47,27 @@ Nest fused_nest(const Problem &problem, const FusedHierMapping &m, int o) {
 }
 
 /// The atoms of the one-level formulas at the pair's level-1 extents.
-AtomTable level1_atoms(const Problem &problem, const FusedHierMapping &m) {
+AtomTable level1_atoms(const Problem &problem, const FusedTiles &tiles) {
   const Workload &w = *problem.workload;
   std::vector<std::int64_t> sizes;
-  Tiling tiling;
-  for (size_t d = 0; d < w.dims.size(); ++d) {
+  for (size_t d = 0; d < w.dims.size(); ++d)
     sizes.push_back(w.dim_size(static_cast<int>(d)));
-    tiling.tile.push_back(sizes.back());
+  return atom_table(sizes, Tiling{tiles.extent}, 1, 1);
+}
+
+/// Words of the whole padded tensor (every dimension at level-1 extent times level-0 trips).
+double padded_words(const TensorAccess &access, const FusedTiles &tiles) {
+  double words = 1;
+  for (const IndexExpr &index : access.indices) {
+    double span = 1;
+    for (const IndexTerm &term : index.terms) {
+      const auto d = static_cast<size_t>(term.dim);
+      span += static_cast<double>(term.coef) *
+              static_cast<double>(tiles.extent[d] * tiles.trips[d] - 1);
+    }
+    words *= span;
   }
-  for (int d : problem.dims) {
-    const auto at = static_cast<size_t>(d);
-    const OpMapping &mapping = m.ops[static_cast<size_t>(owner_of_dim(problem, d))];
-    std::int64_t extent = 1;
-    for (size_t l = 1; l < mapping.levels.size(); ++l)
-      extent *= mapping.levels[l].factor[at];
-    for (size_t gap = 1; gap < mapping.fanouts.size(); ++gap)
-      for (const FanoutMapping &f : mapping.fanouts[gap])
-        extent *= f.factor(d);
-    tiling.tile[at] = extent;
-  }
-  return atom_table(sizes, tiling, 1, 1);
+  return words;
 }
 
 void add_energy(HierTensorCounts &c, const StorageLevel &storage) {
@@ -93,84 +87,26 @@ void add_counts(std::optional<HierTensorCounts> &into, const HierTensorCounts &c
   into->energy_pj += c.energy_pj;
 }
 
-/// What each operator does at one level, per operator tensor.
-struct OperatorLevels {
-  const ProblemOp *op = nullptr;
-  Nest nest;
-  double macs = 0;
-  std::vector<HierLevelCost> levels; // [level]; level 0 unused
-};
-
-std::vector<OperatorLevels> operator_levels(const Hardware &hw, const Problem &problem,
-                                            const FusedHierMapping &m, double elision) {
-  std::vector<OperatorLevels> out;
-  for (int o = 0; o < 2; ++o) {
-    OperatorLevels ops;
-    ops.op = &problem.ops[static_cast<size_t>(o)];
-    ops.nest = fused_nest(problem, m, o);
-    ops.macs = hier_nest::operator_macs(ops.nest);
-    ops.levels.resize(1);
-    for (int l = 1; l < ops.nest.compute; ++l)
-      ops.levels.push_back(hier_nest::level_cost(
-          hw, ops.nest, problem.op(o), m.ops[static_cast<size_t>(o)], l, ops.macs, elision));
-    out.push_back(std::move(ops));
+/// Adds operator `op`'s counts at `level` (level 1: its reads and updates only) into `into`.
+void add_operator_counts(const ProblemOp &op, const FusedOperatorCost &cost, int level,
+                         HierLevelCost &into) {
+  const HierLevelCost &own = cost.levels[static_cast<size_t>(level)];
+  for (size_t i = 0; i < own.tensors.size(); ++i) {
+    if (!own.tensors[i])
+      continue;
+    std::optional<HierTensorCounts> &total = into.tensors[static_cast<size_t>(op.tensors[i])];
+    const HierTensorCounts &c = *own.tensors[i];
+    if (level == 1) { // tiles and fills are the outer part's
+      total->reads += c.reads;
+      total->updates += c.updates;
+      continue;
+    }
+    add_counts(total, c);
   }
-  return out;
-}
-
-/// Levels 0 and 1 from the one-level formulas: level 0's reads and updates of each DRAM tensor,
-/// level 1's tiles and fills; level 1's reads and updates towards the inner keepers come from the
-/// operators' nests.
-void outer_levels(const Hardware &hw, const Problem &problem, const FusedHierMapping &m,
-                  const std::vector<OperatorLevels> &ops, double elision, HierCost &cost) {
-  const AtomTable atoms = level1_atoms(problem, m);
-  HierLevelCost &dram = cost.levels[0], &l1 = cost.levels[1];
-  for (size_t t = 0; t < problem.tensors.size(); ++t) {
-    const TensorTraffic traffic = tensor_traffic(problem, m.outer, static_cast<int>(t));
-    HierTensorCounts outer, inner;
-    inner.tile_words = evaluate(traffic.footprint, atoms);
-    if (static_cast<int>(t) != problem.intermediate) {
-      const ProblemTensor &tensor = problem.tensors[t];
-      const Nest &owner = ops[static_cast<size_t>(tensor.owner)].nest;
-      outer.tile_words = hier_nest::tile_words(owner, tensor.access, 0);
-      if (tensor.role == TensorRole::Input) {
-        outer.reads = evaluate(traffic.reads, atoms);
-      } else {
-        outer.updates = evaluate(traffic.writes, atoms);
-        outer.reads = outer.updates - elision * outer.tile_words;
-      }
-      inner.fills = outer.reads;
-      dram.tensors[t] = outer;
-    }
-    l1.tensors[t] = inner;
-  }
-  const std::vector<Posynomial> live =
-      dataflow_metrics(problem, m.outer, hw.hierarchy.levels[1].double_buffering).buffer_words;
-  for (const Posynomial &words : live)
-    l1.buffer_words = std::max(l1.buffer_words, evaluate(words, atoms));
-}
-
-/// Adds each operator's counts at `level` (level 1: its reads and updates only) into `into`.
-void add_operator_counts(const std::vector<OperatorLevels> &ops, int level, HierLevelCost &into) {
-  for (const OperatorLevels &op : ops) {
-    const HierLevelCost &own = op.levels[static_cast<size_t>(level)];
-    for (size_t i = 0; i < own.tensors.size(); ++i) {
-      if (!own.tensors[i])
-        continue;
-      std::optional<HierTensorCounts> &total = into.tensors[static_cast<size_t>(op.op->tensors[i])];
-      HierTensorCounts c = *own.tensors[i];
-      if (level == 1) { // tiles and fills are the outer formulas'
-        total->reads += c.reads;
-        total->updates += c.updates;
-        continue;
-      }
-      add_counts(total, c);
-    }
-    if (level > 1) {
-      into.instances = std::max(into.instances, own.instances);
-      into.buffer_words = std::max(into.buffer_words, own.buffer_words);
-      into.transfer_cycles += own.transfer_cycles;
-    }
+  if (level > 1) {
+    into.instances = std::max(into.instances, own.instances);
+    into.buffer_words = std::max(into.buffer_words, own.buffer_words);
+    into.transfer_cycles += own.transfer_cycles;
   }
 }
 
@@ -190,23 +126,16 @@ void settle_outer_level(const Hardware &hw, int level, HierLevelCost &cost) {
       level == 0 ? backing_store_cycles(hw, reads, writes) : port_cycles(storage, reads, writes);
 }
 
-double attached_vector_ops(const Problem &problem, const FusedHierMapping &m) {
-  const ComputeMetrics compute = compute_metrics(problem, m.outer.recompute_dims(problem),
-                                                 {SpatialMapping{}, SpatialMapping{}});
-  return evaluate(compute.vector_ops, level1_atoms(problem, m));
-}
-
-void compute_totals(const Hardware &hw, const std::vector<OperatorLevels> &ops,
-                    FusedHierCost &cost) {
+void compute_totals(const Hardware &hw, const FusedOperatorCost &producer,
+                    const FusedOperatorCost &consumer, FusedHierCost &cost) {
   HierCost &c = cost.totals;
   const auto units = static_cast<double>(hw.hierarchy.compute_units());
   double mac_cycles = 0;
-  for (const OperatorLevels &op : ops) {
-    const double utilised = hier_nest::instances(op.nest, op.nest.compute);
-    cost.macs.push_back(op.macs);
-    c.macs += op.macs;
-    mac_cycles += op.macs / utilised;
-    c.utilised_units = std::max(c.utilised_units, static_cast<std::int64_t>(utilised));
+  for (const FusedOperatorCost *op : {&producer, &consumer}) {
+    cost.macs.push_back(op->macs);
+    c.macs += op->macs;
+    mac_cycles += op->macs / op->utilised_units;
+    c.utilised_units = std::max(c.utilised_units, static_cast<std::int64_t>(op->utilised_units));
   }
   c.utilisation = c.macs / mac_cycles / units;
   c.compute_cycles = mac_cycles + cost.vector_ops / units;
@@ -215,11 +144,73 @@ void compute_totals(const Hardware &hw, const std::vector<OperatorLevels> &ops,
 
 } // namespace
 
-FusedHierCost evaluate_fused_hier_mapping(const Hardware &hw, const Problem &problem,
-                                          const FusedHierMapping &mapping, bool first_read_elision,
-                                          LatencyModel latency_model) {
+FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) {
+  const size_t dims = problem.workload->dims.size();
+  FusedTiles tiles{std::vector<std::int64_t>(dims, 1), std::vector<std::int64_t>(dims, 1)};
+  for (int d : problem.dims) {
+    const auto at = static_cast<size_t>(d);
+    const OpMapping &m = mapping.ops[iterates(problem.ops[0], d) ? 0 : 1];
+    for (size_t l = 1; l < m.levels.size(); ++l)
+      tiles.extent[at] *= m.levels[l].factor[at];
+    for (size_t gap = 1; gap < m.fanouts.size(); ++gap)
+      for (const FanoutMapping &f : m.fanouts[gap])
+        tiles.extent[at] *= f.factor(d);
+    tiles.trips[at] = m.levels[0].factor[at];
+  }
+  return tiles;
+}
+
+FusedOuterCost fused_outer_cost(const Hardware &hw, const Problem &problem, const Dataflow &outer,
+                                const FusedTiles &tiles, bool first_read_elision) {
   const double elision = first_read_elision ? 1 : 0;
-  const std::vector<OperatorLevels> ops = operator_levels(hw, problem, mapping, elision);
+  const AtomTable atoms = level1_atoms(problem, tiles);
+  FusedOuterCost cost;
+  cost.dram.tensors.resize(problem.tensors.size());
+  cost.level1.tensors.resize(problem.tensors.size());
+  for (size_t t = 0; t < problem.tensors.size(); ++t) {
+    const TensorTraffic traffic = tensor_traffic(problem, outer, static_cast<int>(t));
+    HierTensorCounts dram, level1;
+    level1.tile_words = evaluate(traffic.footprint, atoms);
+    if (static_cast<int>(t) != problem.intermediate) {
+      const ProblemTensor &tensor = problem.tensors[t];
+      dram.tile_words = padded_words(tensor.access, tiles);
+      if (tensor.role == TensorRole::Input) {
+        dram.reads = evaluate(traffic.reads, atoms);
+      } else {
+        dram.updates = evaluate(traffic.writes, atoms);
+        dram.reads = dram.updates - elision * dram.tile_words;
+      }
+      level1.fills = dram.reads;
+      cost.dram.tensors[t] = dram;
+    }
+    cost.level1.tensors[t] = level1;
+  }
+  for (const Posynomial &words :
+       dataflow_metrics(problem, outer, hw.hierarchy.levels[1].double_buffering).buffer_words)
+    cost.level1.buffer_words = std::max(cost.level1.buffer_words, evaluate(words, atoms));
+  const ComputeMetrics compute =
+      compute_metrics(problem, outer.recompute_dims(problem), {SpatialMapping{}, SpatialMapping{}});
+  cost.vector_ops = evaluate(compute.vector_ops, atoms);
+  return cost;
+}
+
+FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,
+                                      const Dataflow &outer, const FusedTiles &tiles, int o,
+                                      const OpMapping &mapping, bool first_read_elision) {
+  const Nest n = fused_nest(problem, outer, tiles, o, mapping);
+  FusedOperatorCost cost;
+  cost.macs = hier_nest::operator_macs(n);
+  cost.utilised_units = hier_nest::instances(n, n.compute);
+  cost.levels.resize(1);
+  for (int l = 1; l < n.compute; ++l)
+    cost.levels.push_back(hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs,
+                                                first_read_elision ? 1 : 0));
+  return cost;
+}
+
+FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,
+                                 const FusedOuterCost &outer, const FusedOperatorCost &producer,
+                                 const FusedOperatorCost &consumer, LatencyModel latency_model) {
   FusedHierCost cost;
   HierCost &c = cost.totals;
   c.levels.resize(hw.hierarchy.levels.size());
@@ -227,20 +218,36 @@ FusedHierCost evaluate_fused_hier_mapping(const Hardware &hw, const Problem &pro
     level.instances = 0;
     level.tensors.resize(problem.tensors.size());
   }
+  c.levels[0] = outer.dram;
+  c.levels[1] = outer.level1;
   c.levels[0].instances = c.levels[1].instances = 1;
-  outer_levels(hw, problem, mapping, ops, elision, c);
-  for (int l = 1; l < static_cast<int>(c.levels.size()); ++l)
-    add_operator_counts(ops, l, c.levels[static_cast<size_t>(l)]);
+  for (int l = 1; l < static_cast<int>(c.levels.size()); ++l) {
+    add_operator_counts(problem.ops[0], producer, l, c.levels[static_cast<size_t>(l)]);
+    add_operator_counts(problem.ops[1], consumer, l, c.levels[static_cast<size_t>(l)]);
+  }
   settle_outer_level(hw, 0, c.levels[0]);
   settle_outer_level(hw, 1, c.levels[1]);
   for (size_t l = 2; l < c.levels.size(); ++l)
     for (const std::optional<HierTensorCounts> &t : c.levels[l].tensors)
       if (t)
         c.levels[l].energy_pj += t->energy_pj;
-  cost.vector_ops = attached_vector_ops(problem, mapping);
-  compute_totals(hw, ops, cost);
+  cost.vector_ops = outer.vector_ops;
+  compute_totals(hw, producer, consumer, cost);
   settle_latency_and_energy(c, latency_model);
   return cost;
+}
+
+FusedHierCost evaluate_fused_hier_mapping(const Hardware &hw, const Problem &problem,
+                                          const FusedHierMapping &mapping, bool first_read_elision,
+                                          LatencyModel latency_model) {
+  const FusedTiles tiles = fused_tiles(problem, mapping);
+  const auto op_cost = [&](int o) {
+    return fused_operator_cost(hw, problem, mapping.outer, tiles, o,
+                               mapping.ops[static_cast<size_t>(o)], first_read_elision);
+  };
+  return combine_fused_cost(hw, problem,
+                            fused_outer_cost(hw, problem, mapping.outer, tiles, first_read_elision),
+                            op_cost(0), op_cost(1), latency_model);
 }
 
 } // namespace dse

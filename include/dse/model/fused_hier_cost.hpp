@@ -1,8 +1,13 @@
 // The counts, cycles and energy of a fused pair's mapping on a hierarchy of any depth
 // (docs/HIERARCHY.md §8): level 0 and level 1's fills by the one-level model's retention-depth
 // formulas, every inner count by the closed forms of §4 with the prefix as a scope boundary, the
-// intermediate produced into and read from level 1.
+// intermediate produced into and read from level 1. The cost is the sum of three parts that the
+// search takes apart: what the loop tree and the level-1 tiles decide, and each operator's nest
+// below level 0.
 #pragma once
+
+#include <cstdint>
+#include <vector>
 
 #include "dse/model/cost.hpp"
 #include "dse/model/fused_hier_mapping.hpp"
@@ -21,6 +26,47 @@ struct FusedHierCost {
   std::vector<double> macs; // per problem op, recompute included
   double vector_ops = 0;    // of the attached operators, recompute included
 };
+
+/// The level-1 extent and level-0 trips of every workload dimension (1 and 1 for dimensions the
+/// pair does not use).
+struct FusedTiles {
+  std::vector<std::int64_t> extent;
+  std::vector<std::int64_t> trips;
+};
+
+/// The tiles of `mapping`'s operators.
+FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping);
+
+/// What the loop tree and the level-1 tiles decide: level 0's reads and updates and level 1's
+/// tiles and fills per problem tensor, level 1's words, the attached operators' work.
+struct FusedOuterCost {
+  HierLevelCost dram;
+  HierLevelCost level1; // reads and updates 0: the operators' nests give them
+  double vector_ops = 0;
+};
+
+FusedOuterCost fused_outer_cost(const Hardware &hw, const Problem &problem, const Dataflow &outer,
+                                const FusedTiles &tiles, bool first_read_elision);
+
+/// What operator `o`'s nest below level 0 decides: per level >= 1 its counts per operator tensor
+/// (level 1: its reads and updates; tiles and fills are the outer part's), its MACs and
+/// utilised compute units.
+struct FusedOperatorCost {
+  std::vector<HierLevelCost> levels; // [level]; level 0 empty
+  double macs = 0;
+  double utilised_units = 1;
+};
+
+/// `mapping`: operator o's nest (its level-0 factors and order are not read: the loop tree and
+/// `tiles` give them).
+FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,
+                                      const Dataflow &outer, const FusedTiles &tiles, int o,
+                                      const OpMapping &mapping, bool first_read_elision);
+
+/// The pair's cost from its parts.
+FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,
+                                 const FusedOuterCost &outer, const FusedOperatorCost &producer,
+                                 const FusedOperatorCost &consumer, LatencyModel latency_model);
 
 /// Evaluates a legal (fused_hier_mapping_problem) `mapping` of fused `problem` on `hw.hierarchy`;
 /// capacities are not checked here (compare buffer_words with the levels' capacities).
