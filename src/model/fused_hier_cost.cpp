@@ -5,7 +5,6 @@
 
 #include <algorithm>
 
-#include "dse/model/metrics.hpp"
 #include "dse/model/tiling.hpp"
 #include "hier_nest.hpp"
 
@@ -160,7 +159,20 @@ FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) 
   return tiles;
 }
 
-FusedOuterCost fused_outer_cost(const Hardware &hw, const Problem &problem, const Dataflow &outer,
+FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
+                                  const Dataflow &outer) {
+  FusedOuterForms forms;
+  for (size_t t = 0; t < problem.tensors.size(); ++t)
+    forms.traffic.push_back(tensor_traffic(problem, outer, static_cast<int>(t)));
+  forms.live_words =
+      dataflow_metrics(problem, outer, hw.hierarchy.levels[1].double_buffering).buffer_words;
+  forms.vector_ops =
+      compute_metrics(problem, outer.recompute_dims(problem), {SpatialMapping{}, SpatialMapping{}})
+          .vector_ops;
+  return forms;
+}
+
+FusedOuterCost fused_outer_cost(const Problem &problem, const FusedOuterForms &forms,
                                 const FusedTiles &tiles, bool first_read_elision) {
   const double elision = first_read_elision ? 1 : 0;
   const AtomTable atoms = level1_atoms(problem, tiles);
@@ -168,7 +180,7 @@ FusedOuterCost fused_outer_cost(const Hardware &hw, const Problem &problem, cons
   cost.dram.tensors.resize(problem.tensors.size());
   cost.level1.tensors.resize(problem.tensors.size());
   for (size_t t = 0; t < problem.tensors.size(); ++t) {
-    const TensorTraffic traffic = tensor_traffic(problem, outer, static_cast<int>(t));
+    const TensorTraffic &traffic = forms.traffic[t];
     HierTensorCounts dram, level1;
     level1.tile_words = evaluate(traffic.footprint, atoms);
     if (static_cast<int>(t) != problem.intermediate) {
@@ -185,12 +197,9 @@ FusedOuterCost fused_outer_cost(const Hardware &hw, const Problem &problem, cons
     }
     cost.level1.tensors[t] = level1;
   }
-  for (const Posynomial &words :
-       dataflow_metrics(problem, outer, hw.hierarchy.levels[1].double_buffering).buffer_words)
+  for (const Posynomial &words : forms.live_words)
     cost.level1.buffer_words = std::max(cost.level1.buffer_words, evaluate(words, atoms));
-  const ComputeMetrics compute =
-      compute_metrics(problem, outer.recompute_dims(problem), {SpatialMapping{}, SpatialMapping{}});
-  cost.vector_ops = evaluate(compute.vector_ops, atoms);
+  cost.vector_ops = evaluate(forms.vector_ops, atoms);
   return cost;
 }
 
@@ -245,9 +254,10 @@ FusedHierCost evaluate_fused_hier_mapping(const Hardware &hw, const Problem &pro
     return fused_operator_cost(hw, problem, mapping.outer, tiles, o,
                                mapping.ops[static_cast<size_t>(o)], first_read_elision);
   };
+  const FusedOuterForms forms = fused_outer_forms(hw, problem, mapping.outer);
   return combine_fused_cost(hw, problem,
-                            fused_outer_cost(hw, problem, mapping.outer, tiles, first_read_elision),
-                            op_cost(0), op_cost(1), latency_model);
+                            fused_outer_cost(problem, forms, tiles, first_read_elision), op_cost(0),
+                            op_cost(1), latency_model);
 }
 
 } // namespace dse

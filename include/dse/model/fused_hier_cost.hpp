@@ -12,6 +12,7 @@
 #include "dse/model/cost.hpp"
 #include "dse/model/fused_hier_mapping.hpp"
 #include "dse/model/hier_cost.hpp"
+#include "dse/model/metrics.hpp"
 
 namespace dse {
 
@@ -45,7 +46,19 @@ struct FusedOuterCost {
   double vector_ops = 0;
 };
 
-FusedOuterCost fused_outer_cost(const Hardware &hw, const Problem &problem, const Dataflow &outer,
+/// What of the outer part depends on the loop tree only: the one-level model's symbolic traffic
+/// and footprint per problem tensor, live words per operator and the attached operators' work
+/// (docs/DESIGN.md §4.2), evaluated at each tiling.
+struct FusedOuterForms {
+  std::vector<TensorTraffic> traffic;
+  std::vector<Posynomial> live_words;
+  Posynomial vector_ops;
+};
+
+FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
+                                  const Dataflow &outer);
+
+FusedOuterCost fused_outer_cost(const Problem &problem, const FusedOuterForms &forms,
                                 const FusedTiles &tiles, bool first_read_elision);
 
 /// What operator `o`'s nest below level 0 decides: per level >= 1 its counts per operator tensor

@@ -1,0 +1,129 @@
+// Rung 2 for fused pairs on hierarchies of any depth (docs/HIERARCHY.md §8, §10): the pruned
+// search (order dominance below level 0, each operator's nests kept only when no other nest is
+// at most as costly in every additive part, loop trees and tilings skipped by their least cost)
+// finds the front of the brute force over every mapping; every front point is a legal mapping
+// that fits and whose evaluation gives its objectives.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "dse/model/hier_mapping_check.hpp"
+#include "dse/search/fused_hier_search.hpp"
+#include "model/fused_hier_random.hpp"
+
+namespace dse {
+namespace {
+
+using fused_hier_random::ChainKind;
+
+/// The random case's hardware with small capacities, finite bandwidths and, at random, double
+/// buffering, so that capacities cut the space and every level's time can set the latency.
+Hardware constrained(Hardware hw, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const auto pick = [&rng](std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
+  };
+  hw.hierarchy.levels[0].shared_words_per_cycle = static_cast<double>(pick(1, 4));
+  for (size_t l = 1; l < hw.hierarchy.levels.size(); ++l) {
+    StorageLevel &level = hw.hierarchy.levels[l];
+    level.capacity_words = l == 1 ? pick(24, 200) : pick(2, 24);
+    level.shared_words_per_cycle = static_cast<double>(pick(2, 16));
+    level.double_buffering = pick(0, 3) == 0;
+  }
+  return hw;
+}
+
+std::vector<std::vector<double>> front_values(const FusedHierSearchResult &r,
+                                              const std::vector<Objective> &objectives) {
+  std::vector<std::vector<double>> values;
+  for (const FusedHierFrontPoint &p : r.front) {
+    values.emplace_back();
+    for (Objective o : objectives)
+      values.back().push_back(objective_value(p.objectives, o));
+  }
+  return values;
+}
+
+void expect_points_are_legal_and_evaluate_to_their_objectives(const Hardware &hw,
+                                                              const Problem &problem,
+                                                              const FusedHierSearchResult &r,
+                                                              const HierSearchOptions &options) {
+  for (const FusedHierFrontPoint &p : r.front) {
+    ASSERT_EQ(fused_hier_mapping_problem(hw, problem, p.mapping), "");
+    const FusedHierCost cost = evaluate_fused_hier_mapping(
+        hw, problem, p.mapping, options.first_read_elision, options.latency_model);
+    EXPECT_FALSE(hier_capacity_violation(hw, cost.totals).has_value());
+    const Objectives o = hier_objectives(hw, cost.totals);
+    EXPECT_EQ(o.latency_s, p.objectives.latency_s);
+    EXPECT_EQ(o.energy_pj, p.objectives.energy_pj);
+    EXPECT_EQ(o.dram_words, p.objectives.dram_words);
+  }
+}
+
+/// The objectives of seed `seed`: latency and energy (the default), or a pair that trades level
+/// 1's words against energy, DRAM words or latency.
+std::vector<Objective> objectives_of(std::uint64_t seed) {
+  switch (seed % 4) {
+  case 0:
+    return {Objective::Latency, Objective::Energy};
+  case 1:
+    return {Objective::Energy, Objective::Buffer};
+  case 2:
+    return {Objective::Dram, Objective::Buffer};
+  default:
+    return {Objective::Latency, Objective::Buffer};
+  }
+}
+
+/// `sizes`: the workload's sizes as `sizes(size)` (spaces the brute force walks in a second).
+void expect_pruned_equals_brute_force(std::uint64_t seed,
+                                      const hier_random::HierarchyLimits &limits,
+                                      std::int64_t (*sizes)(std::int64_t)) {
+  fused_hier_random::Case c = fused_hier_random::random_case(seed, ChainKind::Gemm, limits);
+  for (Dimension &d : c.workload.dims)
+    d.size = sizes(d.size);
+  const Hardware hw = constrained(c.hardware, seed);
+  const Problem problem = fused_hier_random::fused_problem(c);
+  HierSearchOptions options;
+  options.first_read_elision = seed % 2 == 0;
+  options.objectives = objectives_of(seed);
+  if (seed % 5 == 0)
+    options.latency_model = LatencyModel::Sequential;
+  options.prune = false;
+  const FusedHierSearchResult brute = search_fused_hier_front(hw, problem, options);
+  options.prune = true;
+  const FusedHierSearchResult pruned = search_fused_hier_front(hw, problem, options);
+  SCOPED_TRACE("seed " + std::to_string(seed) + " with sizes " +
+               std::to_string(c.workload.dims[0].size) + " " +
+               std::to_string(c.workload.dims[1].size) + " " +
+               std::to_string(c.workload.dims[2].size) + " " +
+               std::to_string(c.workload.dims[3].size) + ": " + fused_hier_random::describe(c));
+  EXPECT_EQ(front_values(pruned, options.objectives), front_values(brute, options.objectives));
+  EXPECT_LE(pruned.statistics.mappings, brute.statistics.mappings);
+  expect_points_are_legal_and_evaluate_to_their_objectives(hw, problem, pruned, options);
+}
+
+TEST(FusedHierSearch, PrunedEqualsBruteForceOnRandomChainsWithFanouts) {
+  const hier_random::HierarchyLimits limits{2, 1, 2, 1 << 20};
+  for (std::uint64_t seed = 1; seed <= 12; ++seed)
+    expect_pruned_equals_brute_force(
+        seed, limits, [](std::int64_t size) { return std::int64_t{1} << (size % 2); });
+}
+
+TEST(FusedHierSearch, BatchedChainsGiveLegalPointsThatEvaluateToTheirObjectives) {
+  for (std::uint64_t seed = 101; seed <= 106; ++seed) {
+    const fused_hier_random::Case c =
+        fused_hier_random::random_case(seed, ChainKind::BatchedGemm, {2, 1, 2, 1 << 20});
+    const Hardware hw = constrained(c.hardware, seed);
+    const Problem problem = fused_hier_random::fused_problem(c);
+    HierSearchOptions options;
+    options.objectives = objectives_of(seed);
+    const FusedHierSearchResult r = search_fused_hier_front(hw, problem, options);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": " + fused_hier_random::describe(c));
+    EXPECT_FALSE(r.front.empty());
+    expect_points_are_legal_and_evaluate_to_their_objectives(hw, problem, r, options);
+  }
+}
+
+} // namespace
+} // namespace dse
