@@ -16,7 +16,9 @@
 // is produced by at most one op, before any op reads it, and keeps one rank throughout.
 // Softmax/elementwise ops read a tensor produced by an earlier op and write a new tensor of the
 // same shape; softmax normalises over `over`, a dimension of that tensor. No tensor may span
-// more than 2^50 elements (affine index extent: 1 + sum coef * (size - 1)).
+// more than 2^50 elements (affine index extent: 1 + sum coef * (size - 1)). An op that reads a
+// produced tensor may not reach past what its producer writes: each index's extent is at most
+// the producer's dimension size there (a window over a 56x56 output cannot read 58x58).
 #include "dse/config/workload_loader.hpp"
 
 #include <algorithm>
@@ -38,6 +40,23 @@ struct TensorRecord {
   size_t rank = 0;
   std::vector<int> dims; // dims of a produced tensor (its bare output indices)
 };
+
+/// `index` as written: `p`, `p+r`, `2*p+r`.
+std::string index_text(const IndexExpr &index, const std::vector<Dimension> &dims) {
+  std::string text;
+  for (const IndexTerm &t : index.terms)
+    text += (text.empty() ? "" : "+") + (t.coef == 1 ? "" : std::to_string(t.coef) + "*") +
+            dims[static_cast<size_t>(t.dim)].name;
+  return text;
+}
+
+/// Elements `index` spans: 1 + sum coef * (size - 1).
+std::int64_t index_extent(const IndexExpr &index, const std::vector<Dimension> &dims) {
+  std::int64_t extent = 1;
+  for (const IndexTerm &t : index.terms)
+    extent += t.coef * (dims[static_cast<size_t>(t.dim)].size - 1);
+  return extent;
+}
 
 bool is_identifier(const std::string &s) {
   const auto ident_char = [](char c) {
@@ -174,6 +193,25 @@ private:
       throw UserError(at, "op '" + op_name + "': tensor '" + in.tensor + "' has " +
                               std::to_string(in.indices.size()) + " indices here but " +
                               std::to_string(record.rank) + " in op '" + record.first_op + "'");
+    if (record.produced)
+      check_within_producer(in, record, op_name, at);
+  }
+
+  /// A read of a produced tensor stays within the extents its producer writes.
+  void check_within_producer(const TensorAccess &in, const TensorRecord &record,
+                             const std::string &op_name, const SourceLocation &at) const {
+    for (size_t i = 0; i < in.indices.size(); ++i) {
+      const std::int64_t read = index_extent(in.indices[i], workload_.dims);
+      const Dimension &written = workload_.dims[static_cast<size_t>(record.dims[i])];
+      if (read > written.size)
+        throw UserError(at, "op '" + op_name + "': index " + std::to_string(i + 1) + " of '" +
+                                in.tensor + "' (" + index_text(in.indices[i], workload_.dims) +
+                                ") spans " + std::to_string(read) + " elements, but op '" +
+                                record.first_op + "' writes " + std::to_string(written.size) +
+                                " there ('" + written.name +
+                                "'); a window past the producer's output needs the padding "
+                                "written out (a larger producer or a smaller window)");
+    }
   }
 
   void note_produced(const std::string &tensor, size_t rank, const std::vector<int> &dims,

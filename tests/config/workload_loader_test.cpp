@@ -172,6 +172,28 @@ TEST(WorkloadLoader, TensorReadBeforeProduced) {
                     "5:24", "op 'b': tensor 'X' is read by op 'a' before this op produces it"));
 }
 
+// A 3x3 convolution over a 56x56 output of another: reading 58x58 would need the padding.
+const std::string kConvPair = "name: x\ndims: {c: 2, k: 2, p: 56, q: 56, r: 3, s: 3}\nops:\n"
+                              "  - {name: a, einsum: \"Y[k,p,q] += X[c,p,q] * W[k,c]\"}\n"
+                              "  - {name: b, einsum: \"Z[k,p,q] += Y[c,p+r,q+s] * V[k,c,r,s]\"}\n";
+
+TEST(WorkloadLoader, WindowPastTheProducersOutput) {
+  EXPECT_TRUE(fails(kConvPair, "5:36",
+                    "op 'b': index 2 of 'Y' (p+r) spans 58 elements, but op 'a' writes 56 there "
+                    "('p'); a window past the producer's output needs the padding written out"));
+}
+
+TEST(WorkloadLoader, StridedWindowPastTheProducersOutput) {
+  EXPECT_TRUE(fails(with(with(kConvPair, "p+r", "p"), "q+s", "2*q+s"), "5:36",
+                    "op 'b': index 3 of 'Y' (2*q+s) spans 113 elements, but op 'a' writes 56"));
+}
+
+TEST(WorkloadLoader, WindowWithinTheProducersOutput) {
+  const std::string within = with(with(kConvPair, "p: 56, q: 56", "p: 54, q: 54, i: 56, j: 56"),
+                                  "Y[k,p,q] += X[c,p,q]", "Y[k,i,j] += X[c,i,j]");
+  EXPECT_EQ(parse_workload(within, "w.yaml").ops.size(), 2u);
+}
+
 TEST(WorkloadLoader, RankMismatch) {
   EXPECT_TRUE(fails(with(kBase, "P[h,m,n] * V[h,n,l]", "P[h,m] * V[h,n,l]"), "6:37",
                     "op 'pv': tensor 'P' has 2 indices here but 3 in op 'softmax'"));
