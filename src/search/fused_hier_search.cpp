@@ -103,16 +103,14 @@ bool weakly_dominates(const std::vector<double> &a, const std::vector<double> &b
   return true;
 }
 
-/// The nests no other nest is at most as costly as in every part (the first of equal ones).
-std::vector<OperatorNest> undominated(std::vector<OperatorNest> nests) {
-  std::stable_sort(nests.begin(), nests.end(),
-                   [](const OperatorNest &a, const OperatorNest &b) { return a.parts < b.parts; });
-  std::vector<OperatorNest> kept;
-  for (OperatorNest &n : nests)
-    if (std::none_of(kept.begin(), kept.end(),
-                     [&](const OperatorNest &k) { return weakly_dominates(k.parts, n.parts); }))
-      kept.push_back(std::move(n));
-  return kept;
+/// Adds `nest` to `kept` unless a kept nest is at most as costly in every part (so the first of
+/// equal ones stays), dropping the kept nests it is at most as costly as.
+void keep_if_undominated(OperatorNest &&nest, std::vector<OperatorNest> &kept) {
+  if (std::any_of(kept.begin(), kept.end(),
+                  [&](const OperatorNest &k) { return weakly_dominates(k.parts, nest.parts); }))
+    return;
+  std::erase_if(kept, [&](const OperatorNest &k) { return weakly_dominates(nest.parts, k.parts); });
+  kept.push_back(std::move(nest));
 }
 
 bool fits_inner_levels(const Hardware &hw, const FusedOperatorCost &c) {
@@ -210,19 +208,21 @@ private:
     std::vector<std::int64_t> key = nest_key(problem_, tree, tiles, o);
     if (auto it = cache_.find(key); it != cache_.end())
       return it->second;
-    std::vector<OperatorNest> all;
+    std::vector<OperatorNest> kept;
     for_each_inner_nest(hw_, problem_, o, tiles, options_.prune, [&](const OpMapping &m) {
       ++result_.statistics.nests;
       FusedOperatorCost cost =
           fused_operator_cost(hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
-      if (fits_inner_levels(hw_, cost)) {
-        std::vector<double> parts = additive_parts(hw_, cost);
-        all.push_back({m, std::move(cost), std::move(parts)});
-      }
+      if (!fits_inner_levels(hw_, cost))
+        return;
+      std::vector<double> parts = additive_parts(hw_, cost);
+      if (options_.prune)
+        keep_if_undominated({m, std::move(cost), std::move(parts)}, kept);
+      else
+        kept.push_back({m, std::move(cost), std::move(parts)});
     });
     ++result_.statistics.nest_fronts;
-    return cache_.emplace(std::move(key), options_.prune ? undominated(std::move(all)) : all)
-        .first->second;
+    return cache_.emplace(std::move(key), std::move(kept)).first->second;
   }
 
   void add(size_t tree_id, const Dataflow &tree, const FusedTiles &tiles,
