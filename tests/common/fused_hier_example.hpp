@@ -1,6 +1,6 @@
 // A fused producer -> consumer pair on DRAM -> GB -> 4x4 mesh -> RF, in the files' own words: the
-// hardware, the two-GEMM workload and a legal fused mapping (docs/HIERARCHY.md §8), shared by
-// the loader, resolution and evaluation tests.
+// hardware (also the single-operator loader tests'), the two-GEMM workload and a legal fused
+// mapping (docs/HIERARCHY.md §8), shared by the loader, resolution and evaluation tests.
 #pragma once
 
 #include <string>

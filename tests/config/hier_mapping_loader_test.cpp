@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/fused_hier_example.hpp"
 #include "common/repo_files.hpp"
 #include "config/expect_error.hpp"
 #include "dse/config/hardware_loader.hpp"
@@ -17,18 +18,10 @@ using test_common::repo_file;
 using testing::throws_at;
 using testing::with;
 
-// DRAM -> GB -> 4x4 mesh -> RF, the hardware of docs/HIERARCHY.md §3.2.
-const std::string kHardware = R"(name: mesh4
-clock_ghz: 1.0
-word_bytes: 2
-hierarchy:
-  - {level: DRAM, read_energy_pj: 100, write_energy_pj: 100}
-  - {level: GB, capacity_words: 65536, read_energy_pj: 6, write_energy_pj: 6}
-  - {fanout: mesh, x: 4, y: 4}
-  - {level: RF, capacity_words: 256, read_energy_pj: 0.5, write_energy_pj: 0.5,
-     holds: [output, operand1]}
-compute: {mac_energy_pj: 1}
-)";
+// DRAM -> GB -> 4x4 mesh -> RF, the hardware of docs/HIERARCHY.md §3.2 (an RF that holds outputs
+// and second operands only).
+const std::string kHardware = with(fused_example::kHardware, "write_energy_pj: 0.5}",
+                                   "write_energy_pj: 0.5,\n     holds: [output, operand1]}");
 
 // Dimensions m, k, n are workload dimensions 0, 1, 2; tensors A, B, Z are bits 0, 1, 2.
 const std::string kWorkload = R"(name: gemm-64
