@@ -1,5 +1,6 @@
 // Imports an ONNX ModelProto (parsed with protobuf, external data never opened) into a Graph:
-// shape plumbing is folded to constants, weights keep their initializer dims, every shape is
+// shape plumbing is folded to constants, a constant Pad is folded into the window of the
+// convolution or pooling that reads it, weights keep their initializer dims, every shape is
 // inferred and checked against the file's value_info.
 #include "dse/config/onnx_loader.hpp"
 
@@ -41,6 +42,14 @@ Ints clamped_ints_attr(const onnx::NodeProto &node, const std::string &name) {
   const onnx::AttributeProto *a = find_attr(node, name);
   return a ? Ints(a->ints().begin(), a->ints().end()) : Ints{};
 }
+
+/// A Pad node folded away: what it pads and by how much (begin and end of the two spatial axes,
+/// in a convolution's `pads` order).
+struct PendingPad {
+  int source = 0; // graph tensor
+  Ints pads;
+  std::string label;
+};
 
 class OnnxImporter {
 public:
@@ -102,7 +111,8 @@ private:
     for (int i = 0; i < g.node_size(); ++i) {
       const onnx::NodeProto &n = g.node(i);
       const bool std_domain = n.domain().empty() || n.domain() == "ai.onnx";
-      if (!std_domain || (!op_type_info(n.op_type()) && !is_plumbing(n.op_type())))
+      if (!std_domain ||
+          (!op_type_info(n.op_type()) && !is_plumbing(n.op_type()) && n.op_type() != "Pad"))
         bad.push_back("'" + n.op_type() + "' at " + label(n, i));
     }
     if (bad.empty())
@@ -112,7 +122,8 @@ private:
       list += (list.empty() ? "" : ", ") + b;
     fail(std::to_string(bad.size()) + " unsupported operator" + (bad.size() > 1 ? "s" : "") + ": " +
          list + " (supported: " + supported_op_types() +
-         ", and Constant/Shape/Gather/Unsqueeze/Squeeze as shape plumbing)");
+         ", Constant/Shape/Gather/Unsqueeze/Squeeze as shape plumbing, and Pad before a "
+         "convolution or pooling)");
   }
 
   /// The static shape of a value's type, or nothing if any dimension is unknown.
@@ -197,6 +208,10 @@ private:
     }
     if (try_fold(node, index))
       return;
+    if (op == "Pad") {
+      read_pad(node, index);
+      return;
+    }
     if (op == "Identity" && tensors_.count(node.input(0)) &&
         graph_.tensor(tensors_.at(node.input(0))).kind == TensorKind::Weight) {
       tensors_[node.output(0)] = tensors_.at(node.input(0)); // a shared parameter
@@ -256,18 +271,64 @@ private:
     return *s->second.values;
   }
 
+  /// A constant Pad of the spatial axes of a rank-4 tensor, kept until a convolution or pooling
+  /// reads its output and takes the padding into its window.
+  void read_pad(const onnx::NodeProto &node, int index) {
+    const auto source = tensors_.find(node.input(0));
+    if (source == tensors_.end())
+      fail(label(node, index) + " (Pad) reads tensor '" + node.input(0) +
+           "', which is not defined before it");
+    const onnx::AttributeProto *mode = find_attr(node, "mode");
+    if (mode && mode->s() != "constant")
+      fail(label(node, index) + " (Pad) has mode '" + mode->s() +
+           "'; only constant padding is supported (folded into a convolution or pooling)");
+    if (node.input_size() > 3 && !node.input(3).empty())
+      fail(label(node, index) + " (Pad) names axes; only padding of every axis is supported");
+    const Ints pads = opset_ >= 11 ? parameter(node, index, 1) : ints_attr(node, "pads");
+    const bool spatial =
+        graph_.tensor(source->second).shape.size() == 4 && pads.size() == 8 && pads[0] == 0 &&
+        pads[1] == 0 && pads[4] == 0 && pads[5] == 0 &&
+        std::all_of(pads.begin(), pads.end(), [](std::int64_t p) { return p >= 0; });
+    if (!spatial)
+      fail(label(node, index) + " (Pad) pads " + shape_text(pads) + " a tensor of shape " +
+           shape_text(graph_.tensor(source->second).shape) +
+           "; only non-negative padding of the two spatial axes of a rank-4 tensor is supported");
+    pads_[node.output(0)] =
+        PendingPad{source->second, {pads[2], pads[3], pads[6], pads[7]}, label(node, index)};
+    ++graph_.folded_nodes;
+  }
+
+  /// Input `name` of `n` when it is a Pad's output: the Pad's input, its padding added to the
+  /// window of `n`, which must be a convolution or pooling.
+  int padded_input(const onnx::NodeProto &node, int index, const PendingPad &pad, size_t slot,
+                   Ints &window_pads) const {
+    const std::string &op = node.op_type();
+    const onnx::AttributeProto *auto_pad = find_attr(node, "auto_pad");
+    if (slot != 0 || (op != "Conv" && op != "MaxPool" && op != "AveragePool") ||
+        (auto_pad && auto_pad->s() != "NOTSET" && !auto_pad->s().empty()))
+      fail(pad.label + " (Pad) feeds " + label(node, index) + " (" + op +
+           "); a Pad is supported only as the data input of a Conv, MaxPool or AveragePool "
+           "without auto_pad, whose window takes the padding");
+    window_pads = pad.pads;
+    return pad.source;
+  }
+
   void add_data_node(const onnx::NodeProto &node, int index) {
     GraphNode n;
     n.name = node.name().empty() ? node.op_type() + "_" + std::to_string(index) : node.name();
     n.op_type = node.op_type();
     n.where = SourceLocation{file_, 0, 0};
     n.source_index = index;
+    Ints folded_pads; // of a Pad this node reads through
     for (int i = 0; i < node.input_size(); ++i) {
       const std::string &name = node.input(i);
       if (name.empty() || is_parameter_slot(n.op_type, static_cast<size_t>(i)))
         continue;
       if (const auto t = tensors_.find(name); t != tensors_.end())
         n.inputs.push_back(t->second);
+      else if (const auto p = pads_.find(name); p != pads_.end())
+        n.inputs.push_back(
+            padded_input(node, index, p->second, static_cast<size_t>(i), folded_pads));
       else if (!statics_.count(name)) // scalar constants (exponents, epsilons) fold into the op
         fail(label(node, index) + " (" + n.op_type + ") reads tensor '" + name +
              "', which is not defined before it");
@@ -275,6 +336,7 @@ private:
     if (n.inputs.empty())
       fail(label(node, index) + " (" + n.op_type + ") reads no tensor data");
     read_attributes(node, index, n);
+    add_folded_pads(folded_pads, n.attrs);
     for (int i = 0; i < node.output_size(); ++i)
       if (n.kind == NodeKind::Split || i == 0)
         n.outputs.push_back(add_tensor(node.output(i), {}, TensorKind::Activation));
@@ -332,6 +394,16 @@ private:
       read_slice(node, index, a);
     if (const onnx::AttributeProto *pad = find_attr(node, "auto_pad"))
       apply_auto_pad(node, index, pad->s(), n);
+  }
+
+  /// A folded Pad's padding added to the window's own.
+  static void add_folded_pads(const Ints &pads, NodeAttributes &a) {
+    if (pads.empty())
+      return;
+    if (a.pads.empty())
+      a.pads.assign(4, 0);
+    for (size_t i = 0; i < 4; ++i)
+      a.pads[i] += pads[i];
   }
 
   std::int64_t default_axis(NodeKind kind) const {
@@ -400,6 +472,7 @@ private:
   std::map<std::string, int> tensors_; // name -> graph tensor (aliases included)
   std::map<std::string, StaticValue> statics_;
   std::map<std::string, Shape> declared_;
+  std::map<std::string, PendingPad> pads_; // Pad outputs, by name
 };
 
 } // namespace

@@ -54,6 +54,26 @@ struct ModelBuilder {
     attr->mutable_t()->add_int64_data(value);
   }
 
+  /// A Constant node writing the INT64 list `values` to `output` (a value_ints attribute).
+  void add_constant_list(const std::string &name, const std::string &output,
+                         const std::vector<std::int64_t> &values) {
+    auto *attr = add("Constant", name, {}, output)->add_attribute();
+    attr->set_name("value_ints");
+    attr->set_type(onnx::AttributeProto::INTS);
+    for (std::int64_t v : values)
+      attr->add_ints(v);
+  }
+
+  /// An initializer `name` of float weights with dims `dims` (data kept external).
+  void add_weights(const std::string &name, const std::vector<std::int64_t> &dims) {
+    onnx::TensorProto *w = graph->add_initializer();
+    w->set_name(name);
+    w->set_data_type(1);
+    for (std::int64_t d : dims)
+      w->add_dims(d);
+    w->set_data_location(onnx::TensorProto::EXTERNAL);
+  }
+
   void output(const std::string &name) { graph->add_output()->set_name(name); }
   std::string bytes() const { return model.SerializeAsString(); }
 };
@@ -162,16 +182,73 @@ TEST(OnnxLoader, ChecksInferredShapesAgainstValueInfo) {
 
 TEST(OnnxLoader, ReportsBadConvolutionShapes) {
   ModelBuilder b;
-  onnx::TensorProto *w = b.graph->add_initializer();
-  w->set_name("w");
-  w->set_data_type(1);
-  for (std::int64_t d : {8, 3, 3, 3}) // 3 input channels, but x has 4
-    w->add_dims(d);
-  w->set_data_location(onnx::TensorProto::EXTERNAL);
+  b.add_weights("w", {8, 3, 3, 3}); // 3 input channels, but x has 4
   b.add("Conv", "conv", {"x", "w"}, "y");
   b.output("y");
   EXPECT_TRUE(fails(b.bytes(), "node 'conv' (#0) (Conv) has input [1, 4, 8, 8], weights "
                                "[8, 3, 3, 3] and 1 groups, which do not match"));
+}
+
+/// x [1, 4, 8, 8] padded by `pads` (ONNX order: begins of N, C, H, W, then ends), then `reader`.
+ModelBuilder padded(const std::vector<std::int64_t> &pads, const std::string &reader = "Conv") {
+  ModelBuilder b;
+  b.add_weights("w", {8, 4, 3, 3});
+  b.add_constant_list("pads", "p", pads);
+  b.add("Pad", "pad", {"x", "p"}, "xp");
+  if (reader == "Conv")
+    b.add("Conv", "conv", {"xp", "w"}, "y");
+  else
+    b.add(reader, "reader", {"xp"}, "y");
+  b.output("y");
+  return b;
+}
+
+TEST(OnnxLoader, FoldsPadIntoTheConvolutionWindow) {
+  const Graph g = parse_onnx(padded({0, 0, 1, 1, 0, 0, 1, 2}).bytes(), "m.onnx");
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.folded_nodes, 2); // the pads constant and the Pad
+  EXPECT_EQ(g.nodes[0].attrs.pads, (Shape{1, 1, 1, 2}));
+  EXPECT_EQ(g.tensor(g.nodes[0].inputs[0]).name, "x");
+  EXPECT_EQ(g.tensor(g.outputs[0]).shape, (Shape{1, 8, 8, 9}));
+}
+
+TEST(OnnxLoader, AddsPadToTheConvolutionsOwnPadding) {
+  ModelBuilder b = padded({0, 0, 1, 0, 0, 0, 1, 0});
+  auto *pads = b.graph->mutable_node(2)->add_attribute();
+  pads->set_name("pads");
+  pads->set_type(onnx::AttributeProto::INTS);
+  for (std::int64_t p : {0, 1, 0, 1})
+    pads->add_ints(p);
+  const Graph g = parse_onnx(b.bytes(), "m.onnx");
+  EXPECT_EQ(g.nodes[0].attrs.pads, (Shape{1, 1, 1, 1}));
+}
+
+TEST(OnnxLoader, FoldsPadIntoPooling) {
+  ModelBuilder b = padded({0, 0, 1, 1, 0, 0, 1, 1}, "MaxPool");
+  auto *kernel = b.graph->mutable_node(2)->add_attribute();
+  kernel->set_name("kernel_shape");
+  kernel->set_type(onnx::AttributeProto::INTS);
+  kernel->add_ints(3);
+  kernel->add_ints(3);
+  const Graph g = parse_onnx(b.bytes(), "m.onnx");
+  ASSERT_EQ(g.nodes.size(), 1u);
+  EXPECT_EQ(g.tensor(g.outputs[0]).shape, (Shape{1, 4, 8, 8}));
+}
+
+TEST(OnnxLoader, RejectsPadsItCannotFold) {
+  EXPECT_TRUE(fails(padded({0, 0, 1, 1, 0, 0, 1, 1}, "Relu").bytes(),
+                    "node 'pad' (#1) (Pad) feeds node 'reader' (#2) (Relu); a Pad is supported "
+                    "only as the data input of a Conv, MaxPool or AveragePool without auto_pad"));
+  EXPECT_TRUE(fails(padded({0, 1, 1, 1, 0, 0, 1, 1}).bytes(),
+                    "node 'pad' (#1) (Pad) pads [0, 1, 1, 1, 0, 0, 1, 1] a tensor of shape "
+                    "[1, 4, 8, 8]; only non-negative padding of the two spatial axes"));
+  ModelBuilder reflect = padded({0, 0, 1, 1, 0, 0, 1, 1});
+  auto *mode = reflect.graph->mutable_node(1)->add_attribute();
+  mode->set_name("mode");
+  mode->set_type(onnx::AttributeProto::STRING);
+  mode->set_s("reflect");
+  EXPECT_TRUE(fails(reflect.bytes(), "node 'pad' (#1) (Pad) has mode 'reflect'; only constant "
+                                     "padding is supported"));
 }
 
 TEST(OnnxLoader, FoldsShapePlumbingIntoReshape) {
