@@ -75,7 +75,7 @@ TEST_F(HierFusedEvalTest, PairBeyondTheGlobalBuffer) {
                                       "factors: {m: 4, l: 4", "factors: {m: 32, l: 4"));
   expect_error(
       eval_args("big.yaml"),
-      "big.yaml:9:5: error: level 'GlobalBuffer' needs 106496 words per instance for its tiles, "
+      "big.yaml:11:5: error: level 'GlobalBuffer' needs 106496 words per instance for its tiles, "
       "more than its capacity of 65536");
 }
 
