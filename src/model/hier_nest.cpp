@@ -5,6 +5,39 @@ namespace dse::hier_nest {
 
 namespace {
 
+/// Words of `access`'s tile at `level`: an affine index spans 1 + sum c_i (X_i - 1).
+double tile_words(const Nest &n, const TensorAccess &access, int level) {
+  double words = 1;
+  for (const IndexExpr &index : access.indices) {
+    double span = 1;
+    for (const IndexTerm &term : index.terms)
+      span += static_cast<double>(term.coef) *
+              (n.extent[static_cast<size_t>(level)][static_cast<size_t>(term.dim)] - 1);
+    words *= span;
+  }
+  return words;
+}
+
+/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
+/// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope
+/// loop indexes every tensor.
+double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
+  double product = 1, up_to_last_relevant = 1;
+  for (const Loop &loop : n.loops) {
+    if (loop.level >= level)
+      break;
+    product *= loop.trips;
+    if (loop.scope || access.uses(loop.dim))
+      up_to_last_relevant = product;
+  }
+  return up_to_last_relevant;
+}
+
+/// Whether `m` keeps operator tensor `tensor` at `level` (level 0 keeps every tensor).
+bool keeps(const OpMapping &m, int level, size_t tensor) {
+  return level == 0 || (m.levels[static_cast<size_t>(level)].keep >> tensor & 1U) != 0;
+}
+
 /// Product of the spatial factors of the fan-out gaps [from, to), over the dimensions that
 /// `access` uses (`relevant`) or does not use.
 double spatial_product(const Nest &n, const TensorAccess &access, int from, int to, bool relevant) {
@@ -99,40 +132,12 @@ Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m) {
   return n;
 }
 
-double tile_words(const Nest &n, const TensorAccess &access, int level) {
-  double words = 1;
-  for (const IndexExpr &index : access.indices) {
-    double span = 1;
-    for (const IndexTerm &term : index.terms)
-      span += static_cast<double>(term.coef) *
-              (n.extent[static_cast<size_t>(level)][static_cast<size_t>(term.dim)] - 1);
-    words *= span;
-  }
-  return words;
-}
-
 double instances(const Nest &n, int level) {
   double product = 1;
   for (int gap = 0; gap < level; ++gap)
     for (int d : n.dims)
       product *= n.spatial[static_cast<size_t>(gap)][static_cast<size_t>(d)];
   return product;
-}
-
-double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
-  double product = 1, up_to_last_relevant = 1;
-  for (const Loop &loop : n.loops) {
-    if (loop.level >= level)
-      break;
-    product *= loop.trips;
-    if (loop.scope || access.uses(loop.dim))
-      up_to_last_relevant = product;
-  }
-  return up_to_last_relevant;
-}
-
-bool keeps(const OpMapping &m, int level, size_t tensor) {
-  return level == 0 || (m.levels[static_cast<size_t>(level)].keep >> tensor & 1U) != 0;
 }
 
 HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,

@@ -1,6 +1,6 @@
 // The loop nest of one operator's mapping on a hierarchy of any depth, seen per dimension, and
-// the closed forms of docs/HIERARCHY.md §4 over it: tile words, deliveries, multicast and
-// reduction factors, and the counts of one level. Shared by the single-operator evaluator and
+// the closed forms of docs/HIERARCHY.md §4 over it: the counts of one level, the MACs and the
+// utilised instances. Shared by the single-operator evaluator and
 // the fused pair's (§8), whose prefix loops are scope loops of each operator's nest.
 #pragma once
 
@@ -42,18 +42,8 @@ struct Nest {
 /// dimensions it iterates (no scope loops).
 Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m);
 
-/// Words of `access`'s tile at `level`: an affine index spans 1 + sum c_i (X_i - 1).
-double tile_words(const Nest &n, const TensorAccess &access, int level);
-
-/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
-/// indexes `access` (1 if none does): how many times each instance receives a new tile.
-double tile_deliveries(const Nest &n, const TensorAccess &access, int level);
-
 /// Utilised instances of `level` (the compute units for n.compute).
 double instances(const Nest &n, int level);
-
-/// Whether `m` keeps operator tensor `tensor` at `level` (level 0 keeps every tensor).
-bool keeps(const OpMapping &m, int level, size_t tensor);
 
 /// One level's counts, energies, buffer words and transfer cycles for one operator (`cycles` is
 /// left to settle_latency_and_energy).
