@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs the search benchmarks, one workload per process so that peak memory is per workload, and
 # prints for each: candidates before/after pruning, mappings evaluated, mappings per second, time
-# to the full front, peak memory, and the matrix path's speed-up over the brute-force evaluator.
+# to the full front (and again with its candidate spaces cached, as a warm --cache-dir serves
+# them; bench/run_cache_benchmark.sh times the command itself), peak memory, and the matrix path's
+# speed-up over the brute-force evaluator.
 # Usage: bench/run_benchmarks.sh [build-dir]
 set -eu
 build=${1:-build}

@@ -2,6 +2,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "dse/cli/candidate_directory.hpp"
 #include "dse/cli/commands.hpp"
 #include "dse/cli/front_report.hpp"
 #include "dse/cli/output_file.hpp"
@@ -44,6 +45,7 @@ SearchOptions search_options(const SearchFlags &flags) {
   options.fusion = !flags.no_fusion;
   options.recompute = !flags.no_recompute;
   options.limits = flags.limits;
+  options.cache = make_candidate_cache(flags.cache_dir);
   return options;
 }
 
@@ -85,7 +87,8 @@ int run_explore(const ExploreArgs &args) {
         estimate);
   }
   if (args.verbose)
-    std::cerr << search_statistics(result);
+    std::cerr << search_statistics(result)
+              << candidate_cache_report(args.search.cache_dir, *options.cache);
   if (args.emit_mapping >= 0 && static_cast<size_t>(args.emit_mapping) >= result.front.size())
     throw UserError("--emit-mapping " + std::to_string(args.emit_mapping) + ": the front has " +
                     std::to_string(result.front.size()) + " points");

@@ -71,6 +71,10 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
                   "leave out fused dataflows that recompute the producer");
   }
   add_space_limits(cmd, f.limits);
+  cmd->add_option("--cache-dir", f.cache_dir,
+                  "directory keeping pruned candidate spaces across runs (default: "
+                  "$DSE_CACHE_DIR; none when unset)")
+      ->envname("DSE_CACHE_DIR");
 }
 
 void add_explore(CLI::App &app, dse::ExploreArgs &a) {

@@ -12,7 +12,8 @@ namespace dse {
 SegmentSearcher::SegmentSearcher(const Hardware &hw, SearchOptions options, PlanObjective objective)
     : hw_(hw), options_(std::move(options)), objective_(objective) {
   options_.objectives = {Objective::Latency, Objective::Energy};
-  options_.cache = &candidates_;
+  if (!options_.cache)
+    options_.cache = std::make_shared<CandidateCache>();
 }
 
 namespace {

@@ -168,8 +168,11 @@ std::string Problem::structure_key() const {
       out << "t" << op.tensors[i];
       write_access(out, op.accesses[i]);
     }
-    for (int a : op.attached_ops)
-      out << "a" << static_cast<int>(workload->ops.at(static_cast<size_t>(a)).kind);
+    for (int a : op.attached_ops) {
+      // A softmax's normalised dim decides where its running state lives (fused metrics).
+      const Operator &attached = workload->ops.at(static_cast<size_t>(a));
+      out << "a" << static_cast<int>(attached.kind) << "@" << attached.over_dim;
+    }
     out << "}";
   }
   for (int d : dims)

@@ -4,8 +4,12 @@
 #include "dse/search/candidate_space.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <tbb/parallel_for.h>
 
 #include "dse/model/candidate_generation.hpp"
+#include "dse/search/local_plan_metrics.hpp"
 #include "dse/search/symbolic_pruning.hpp"
 #include "dse/support/check.hpp"
 
@@ -23,22 +27,9 @@ std::vector<LocalPlan> surviving_local_plans(const Problem &problem, const Prefi
   enumerated = plans.size();
   if (pruning == Pruning::None)
     return plans;
-  // A plan's local metrics do not depend on the other operator's plan: any one completes it.
-  std::vector<LocalPlan> others(problem.ops.size());
-  std::vector<const LocalPlan *> parts(problem.ops.size());
-  for (size_t o = 0; o < problem.ops.size(); ++o)
-    if (static_cast<int>(o) != op) {
-      others[o] = enumerate_local_plans(problem, choice, static_cast<int>(o)).front();
-      parts[o] = &others[o];
-    }
-  std::vector<MetricRow> rows;
-  for (const LocalPlan &plan : plans) {
-    parts[static_cast<size_t>(op)] = &plan;
-    const Dataflow df = assemble_dataflow(problem, choice, parts);
-    rows.push_back(local_metrics(problem, df, op, double_buffering).as_vector());
-  }
   std::vector<LocalPlan> kept;
-  for (size_t i : undominated_rows(rows))
+  for (size_t i :
+       undominated_rows(local_plan_metrics(problem, choice, op, plans, double_buffering)))
     kept.push_back(plans[i]);
   return kept;
 }
@@ -63,52 +54,122 @@ void add_combinations(const Problem &problem, const PrefixChoice &choice,
   }
 }
 
-/// What the Q matrices rely on: one metrics entry per dataflow, each with one buffer row per
-/// operator (2 + ops rows of Q per dataflow); groups tiling the dataflows in order; at least one
-/// spatial combination (candidate ids divide by their count), each placing every operator.
-void check_shape(const Problem &problem, const CandidateSpace &space) {
-  DSE_CHECK(space.metrics.size() == space.dataflows.size(),
-            std::to_string(space.metrics.size()) + " metrics for " +
-                std::to_string(space.dataflows.size()) + " dataflows");
-  for (const DataflowMetrics &m : space.metrics)
-    DSE_CHECK(m.buffer_words.size() == problem.ops.size(),
-              std::to_string(m.buffer_words.size()) + " buffer rows for " +
-                  std::to_string(problem.ops.size()) + " operators");
-  size_t next = 0;
-  for (const RecomputeGroup &g : space.groups) {
-    DSE_CHECK(g.first == next, "recompute group starting at dataflow " + std::to_string(g.first) +
-                                   ", expected " + std::to_string(next));
-    next += g.count;
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+bool dims_within(const std::vector<int> &dims, const std::vector<int> &allowed) {
+  return std::all_of(dims.begin(), dims.end(), [&](int d) { return contains(allowed, d); });
+}
+
+bool posynomial_within(const Posynomial &p, const std::vector<int> &dims) {
+  for (const auto &[m, c] : p.terms()) {
+    if (!std::isfinite(c))
+      return false;
+    for (const Factor &f : m.factors())
+      if (!contains(dims, f.dim()))
+        return false;
   }
-  DSE_CHECK(next == space.dataflows.size(), "recompute groups cover " + std::to_string(next) +
-                                                " of " + std::to_string(space.dataflows.size()) +
-                                                " dataflows");
-  DSE_CHECK(!space.spatial.empty(), "no spatial combination");
-  for (const std::vector<SpatialMapping> &combination : space.spatial)
-    DSE_CHECK(combination.size() == problem.ops.size(),
-              "a spatial combination of " + std::to_string(combination.size()) + " for " +
-                  std::to_string(problem.ops.size()) + " operators");
+  return true;
+}
+
+std::string dataflow_defect(const Problem &problem, const Dataflow &df) {
+  if (df.subnests.size() != problem.ops.size() || df.retention.size() != problem.tensors.size())
+    return "a dataflow of " + std::to_string(df.subnests.size()) + " sub-nests and " +
+           std::to_string(df.retention.size()) + " retention depths";
+  if (!dims_within(df.prefix, problem.dims))
+    return "a prefix loop over a dimension the problem does not have";
+  for (size_t o = 0; o < df.subnests.size(); ++o)
+    if (!dims_within(df.subnests[o], problem.ops[o].dims))
+      return "a sub-nest loop over a dimension its operator does not have";
+  for (size_t t = 0; t < df.retention.size(); ++t) {
+    const int depth = df.retention[t];
+    if (depth < 0 || static_cast<size_t>(depth) > df.path(problem.tensors[t].owner).size())
+      return "retention depth " + std::to_string(depth) + " outside its operator's loops";
+  }
+  return {};
+}
+
+std::string metrics_defect(const Problem &problem, const DataflowMetrics &m) {
+  if (m.buffer_words.size() != problem.ops.size())
+    return std::to_string(m.buffer_words.size()) + " buffer rows for " +
+           std::to_string(problem.ops.size()) + " operators";
+  for (const Posynomial &p : m.as_vector())
+    if (!posynomial_within(p, problem.dims))
+      return "a metric term over a dimension the problem does not have, or not finite";
+  return {};
+}
+
+std::string spatial_defect(const Problem &problem, const std::vector<SpatialMapping> &s) {
+  if (s.size() != problem.ops.size())
+    return "a spatial combination of " + std::to_string(s.size()) + " for " +
+           std::to_string(problem.ops.size()) + " operators";
+  for (size_t o = 0; o < s.size(); ++o)
+    for (int d : {s[o].row_dim, s[o].col_dim})
+      if (d != -1 && !contains(problem.ops[o].dims, d))
+        return "a spatial dimension its operator does not have";
+  return {};
 }
 
 } // namespace
 
+std::string candidate_space_defect(const Problem &problem, const CandidateSpace &space) {
+  if (space.metrics.size() != space.dataflows.size())
+    return std::to_string(space.metrics.size()) + " metrics for " +
+           std::to_string(space.dataflows.size()) + " dataflows";
+  for (size_t d = 0; d < space.dataflows.size(); ++d)
+    for (const std::string &why :
+         {dataflow_defect(problem, space.dataflows[d]), metrics_defect(problem, space.metrics[d])})
+      if (!why.empty())
+        return "dataflow " + std::to_string(d) + ": " + why;
+  size_t next = 0;
+  for (const RecomputeGroup &g : space.groups) {
+    if (g.first != next)
+      return "recompute group starting at dataflow " + std::to_string(g.first) + ", expected " +
+             std::to_string(next);
+    if (!dims_within(g.recompute_dims, problem.dims))
+      return "a recompute loop over a dimension the problem does not have";
+    next += g.count;
+  }
+  if (next != space.dataflows.size())
+    return "recompute groups cover " + std::to_string(next) + " of " +
+           std::to_string(space.dataflows.size()) + " dataflows";
+  if (space.spatial.empty())
+    return "no spatial combination";
+  for (const std::vector<SpatialMapping> &combination : space.spatial)
+    if (const std::string why = spatial_defect(problem, combination); !why.empty())
+      return why;
+  const PruningStats &s = space.stats;
+  if (s.dataflows_kept != space.dataflows.size() ||
+      s.spatial_combinations != space.spatial.size() ||
+      s.dataflows_after_local < s.dataflows_kept ||
+      s.dataflows_enumerated < s.dataflows_after_local)
+    return "pruning statistics that do not match the space";
+  return {};
+}
+
 CandidateSpace build_candidate_space(const Problem &problem, bool double_buffering, Pruning pruning,
                                      bool allow_recompute) {
-  CandidateSpace space;
-  std::vector<Dataflow> combined;
-  for (const PrefixChoice &choice : enumerate_prefix_choices(problem)) {
-    if (!allow_recompute && !prefix_recompute_dims(problem, choice.prefix).empty())
-      continue;
-    std::vector<std::vector<LocalPlan>> plans;
-    std::uint64_t enumerated = 1;
+  // Stage 1, one prefix choice per task: each operator's surviving local plans.
+  std::vector<PrefixChoice> choices;
+  for (PrefixChoice &choice : enumerate_prefix_choices(problem))
+    if (allow_recompute || prefix_recompute_dims(problem, choice.prefix).empty())
+      choices.push_back(std::move(choice));
+  std::vector<std::vector<std::vector<LocalPlan>>> plans(choices.size());
+  std::vector<std::uint64_t> enumerated(choices.size(), 1);
+  tbb::parallel_for(size_t{0}, choices.size(), [&](size_t c) {
     for (size_t o = 0; o < problem.ops.size(); ++o) {
       std::uint64_t count = 0;
-      plans.push_back(surviving_local_plans(problem, choice, static_cast<int>(o), double_buffering,
-                                            pruning, count));
-      enumerated *= count;
+      plans[c].push_back(surviving_local_plans(problem, choices[c], static_cast<int>(o),
+                                               double_buffering, pruning, count));
+      enumerated[c] *= count;
     }
-    space.stats.dataflows_enumerated += enumerated;
-    add_combinations(problem, choice, plans, combined);
+  });
+  CandidateSpace space;
+  std::vector<Dataflow> combined;
+  for (size_t c = 0; c < choices.size(); ++c) {
+    space.stats.dataflows_enumerated += enumerated[c];
+    add_combinations(problem, choices[c], plans[c], combined);
   }
   space.stats.dataflows_after_local = combined.size();
 
@@ -116,59 +177,47 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   std::vector<std::vector<int>> keys;
   std::vector<std::vector<size_t>> members;
   for (size_t i = 0; i < combined.size(); ++i) {
-    const std::vector<int> key = combined[i].recompute_dims(problem);
-    std::vector<int> sorted_key = key;
-    std::sort(sorted_key.begin(), sorted_key.end());
-    auto it = std::find(keys.begin(), keys.end(), sorted_key);
+    std::vector<int> key = combined[i].recompute_dims(problem);
+    std::sort(key.begin(), key.end());
+    auto it = std::find(keys.begin(), keys.end(), key);
     if (it == keys.end()) {
-      keys.push_back(sorted_key);
+      keys.push_back(std::move(key));
       members.emplace_back();
       it = keys.end() - 1;
     }
     members[static_cast<size_t>(it - keys.begin())].push_back(i);
   }
 
-  for (size_t g = 0; g < keys.size(); ++g) {
-    std::vector<DataflowMetrics> metrics;
+  // Stage 2: every dataflow's metrics, then the survivors of each group.
+  std::vector<DataflowMetrics> metrics(combined.size());
+  tbb::parallel_for(size_t{0}, combined.size(), [&](size_t i) {
+    metrics[i] = dataflow_metrics(problem, combined[i], double_buffering);
+  });
+  std::vector<std::vector<size_t>> keep(keys.size());
+  tbb::parallel_for(size_t{0}, keys.size(), [&](size_t g) {
+    if (pruning == Pruning::None) {
+      keep[g].resize(members[g].size());
+      std::iota(keep[g].begin(), keep[g].end(), size_t{0});
+      return;
+    }
     std::vector<MetricRow> rows;
-    for (size_t i : members[g]) {
-      metrics.push_back(dataflow_metrics(problem, combined[i], double_buffering));
-      rows.push_back(metrics.back().as_vector());
+    for (size_t i : members[g])
+      rows.push_back(metrics[i].as_vector());
+    keep[g] = undominated_rows(rows);
+  });
+  for (size_t g = 0; g < keys.size(); ++g) {
+    space.groups.push_back({keys[g], space.dataflows.size(), keep[g].size()});
+    for (size_t k : keep[g]) {
+      space.dataflows.push_back(std::move(combined[members[g][k]]));
+      space.metrics.push_back(std::move(metrics[members[g][k]]));
     }
-    std::vector<size_t> keep(rows.size());
-    for (size_t i = 0; i < keep.size(); ++i)
-      keep[i] = i;
-    if (pruning == Pruning::Symbolic)
-      keep = undominated_rows(rows);
-    RecomputeGroup group{keys[g], space.dataflows.size(), keep.size()};
-    for (size_t i : keep) {
-      space.dataflows.push_back(combined[members[g][i]]);
-      space.metrics.push_back(metrics[i]);
-    }
-    space.groups.push_back(group);
   }
   space.stats.dataflows_kept = space.dataflows.size();
   space.spatial = spatial_combinations(problem);
   space.stats.spatial_combinations = space.spatial.size();
-  check_shape(problem, space);
+  const std::string defect = candidate_space_defect(problem, space);
+  DSE_CHECK(defect.empty(), defect);
   return space;
-}
-
-std::shared_ptr<const CandidateSpace> CandidateCache::get(const Problem &problem,
-                                                          bool double_buffering, Pruning pruning,
-                                                          bool allow_recompute) {
-  const std::string key = problem.structure_key() + (double_buffering ? "|db" : "|sb") +
-                          (pruning == Pruning::Symbolic ? "|p" : "|n") +
-                          (allow_recompute ? "|r" : "|nr");
-  {
-    std::lock_guard lock(mutex_);
-    if (auto it = spaces_.find(key); it != spaces_.end())
-      return it->second;
-  }
-  auto space = std::make_shared<const CandidateSpace>(
-      build_candidate_space(problem, double_buffering, pruning, allow_recompute));
-  std::lock_guard lock(mutex_);
-  return spaces_.emplace(key, space).first->second;
 }
 
 } // namespace dse

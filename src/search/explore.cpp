@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
@@ -78,16 +79,18 @@ public:
            const ProgressReporter &progress, const EstimateReporter &estimate)
       : workload_(w), hw_(hw), options_(options), progress_(progress), estimate_(estimate) {
     options_.objectives = composable(options.objectives);
+    if (!options_.cache)
+      options_.cache = std::make_shared<CandidateCache>();
   }
 
   std::vector<FrontPoint> chain_front(const Chain &chain) {
+    prepare_chain(chain);
     const auto single = [&](size_t i) {
       return search(make_single_problem(workload_, chain.links[i]));
     };
     const auto pair = [&](size_t i) {
-      if (!options_.fusion || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
-        return std::vector<FrontPoint>{};
-      return search(make_fused_problem(workload_, chain.links[i], chain.links[i + 1]));
+      std::optional<Problem> fused = fused_problem(chain, i);
+      return fused ? search(std::move(*fused)) : std::vector<FrontPoint>{};
     };
     return dse::chain_front(chain.links.size(), single, pair, FrontPoint{},
                             SequencePolicy(options_.objectives));
@@ -114,6 +117,29 @@ public:
   ExploreResult &result() { return result_; }
 
 private:
+  /// Builds the chain's distinct candidate spaces in parallel before its problems are searched,
+  /// in the order chain_front searches them.
+  void prepare_chain(const Chain &chain) const {
+    std::deque<Problem> problems;
+    for (size_t i = chain.links.size(); i-- > 0;) {
+      problems.push_back(make_single_problem(workload_, chain.links[i]));
+      if (i + 1 < chain.links.size())
+        if (std::optional<Problem> fused = fused_problem(chain, i))
+          problems.push_back(std::move(*fused));
+    }
+    std::vector<const Problem *> order;
+    for (const Problem &p : problems)
+      order.push_back(&p);
+    prepare_candidate_spaces(order, hw_, options_);
+  }
+
+  /// Links i and i + 1 fused, when fusion is on and they can be.
+  std::optional<Problem> fused_problem(const Chain &chain, size_t i) const {
+    if (!options_.fusion || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
+      return std::nullopt;
+    return make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
+  }
+
   std::vector<FrontPoint> search(Problem problem) {
     result_.problems.push_back(std::move(problem));
     const size_t index = result_.problems.size() - 1;

@@ -32,13 +32,21 @@ namespace {
 
 constexpr int kComputeMetrics = 5; // macs, cycles, gb reads, gb writes, vector ops
 
+/// A task arena of the requested number of threads (every core for 0).
+tbb::task_arena search_arena(const SearchOptions &options) {
+  return tbb::task_arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+}
+
 std::shared_ptr<const CandidateSpace> candidate_space(const Problem &problem, const Hardware &hw,
                                                       const SearchOptions &options) {
   const bool db = hw.global_buffer().double_buffering;
-  if (options.cache)
-    return options.cache->get(problem, db, options.pruning, options.recompute);
-  return std::make_shared<const CandidateSpace>(
-      build_candidate_space(problem, db, options.pruning, options.recompute));
+  std::shared_ptr<const CandidateSpace> space;
+  search_arena(options).execute([&] {
+    space = options.cache ? options.cache->get(problem, db, options.pruning, options.recompute)
+                          : std::make_shared<const CandidateSpace>(build_candidate_space(
+                                problem, db, options.pruning, options.recompute));
+  });
+  return space;
 }
 
 /// Compute metrics per (recompute group, spatial combination), index g * |spatial| + s.
@@ -414,8 +422,7 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
     done += tilings_done;
     options.progress(done * candidates, result.stats.mappings);
   };
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-  arena.execute([&] {
+  search_arena(options).execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, blocks, 1),
                       [&](const tbb::blocked_range<std::uint64_t> &range) {
                         Worker &w = workers.local();
@@ -434,6 +441,24 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
   decode_front(result, tilings, hw);
   result.stats.seconds = seconds_since(start);
   return result;
+}
+
+void prepare_candidate_spaces(const std::vector<const Problem *> &problems, const Hardware &hw,
+                              const SearchOptions &options) {
+  if (!options.cache)
+    return;
+  const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
+  std::vector<const Problem *> within;
+  for (const Problem *p : problems) {
+    if (!within_space_limits(*p, options.menu, array_size, tile_sizes_for(options.pruning),
+                             options.recompute, options.limits))
+      break;
+    within.push_back(p);
+  }
+  search_arena(options).execute([&] {
+    options.cache->prepare(within, hw.global_buffer().double_buffering, options.pruning,
+                           options.recompute);
+  });
 }
 
 ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,

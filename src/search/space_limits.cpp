@@ -21,8 +21,8 @@ std::string problem_name(const Problem &p) {
   return "fused operators '" + p.op(0).name + "+" + p.op(1).name + "'";
 }
 
-void check_tilings(const Problem &problem, TileMenu menu, std::int64_t array_size, TileSizes sizes,
-                   std::uint64_t limit) {
+std::string tilings_excess(const Problem &problem, TileMenu menu, std::int64_t array_size,
+                           TileSizes sizes, std::uint64_t limit) {
   double tilings = 1;
   std::int64_t widest = 0;
   int widest_dim = -1;
@@ -38,35 +38,46 @@ void check_tilings(const Problem &problem, TileMenu menu, std::int64_t array_siz
     }
   }
   if (tilings <= static_cast<double>(limit))
-    return;
-  throw UserError(problem_name(problem) + ": --tiles " + tile_menu_name(menu) + " gives " +
-                  std::to_string(widest) + " tile sizes for dimension " +
-                  problem.dim_name(widest_dim) + "; the tiling space has " + count_text(tilings) +
-                  " tilings, above the limit of " + count_text(static_cast<double>(limit)) +
-                  " (raise it with --max-tilings)");
+    return {};
+  return problem_name(problem) + ": --tiles " + tile_menu_name(menu) + " gives " +
+         std::to_string(widest) + " tile sizes for dimension " + problem.dim_name(widest_dim) +
+         "; the tiling space has " + count_text(tilings) + " tilings, above the limit of " +
+         count_text(static_cast<double>(limit)) + " (raise it with --max-tilings)";
 }
 
-void check_loop_nests(const Problem &problem, bool allow_recompute, std::uint64_t limit) {
+std::string loop_nests_excess(const Problem &problem, bool allow_recompute, std::uint64_t limit) {
   const double nests = count_local_plans(problem, allow_recompute, kCountedUpTo);
   if (nests <= static_cast<double>(limit))
-    return;
+    return {};
   size_t loops = 0;
   for (const ProblemOp &op : problem.ops)
     loops = std::max(loops, op.tiled_dims.size());
-  throw UserError(
-      problem_name(problem) + ": the candidate space has " +
-      (nests > kCountedUpTo ? "more than " + count_text(kCountedUpTo) : count_text(nests)) +
-      " loop nests to enumerate (every order of up to " + std::to_string(loops) +
-      " loops with every retention depth), above the limit of " +
-      count_text(static_cast<double>(limit)) + " (raise it with --max-loop-nests)");
+  return problem_name(problem) + ": the candidate space has " +
+         (nests > kCountedUpTo ? "more than " + count_text(kCountedUpTo) : count_text(nests)) +
+         " loop nests to enumerate (every order of up to " + std::to_string(loops) +
+         " loops with every retention depth), above the limit of " +
+         count_text(static_cast<double>(limit)) + " (raise it with --max-loop-nests)";
+}
+
+/// Why the problem's spaces exceed the limits, or an empty string.
+std::string limits_excess(const Problem &problem, TileMenu menu, std::int64_t array_size,
+                          TileSizes sizes, bool allow_recompute, const SpaceLimits &limits) {
+  std::string why = tilings_excess(problem, menu, array_size, sizes, limits.max_tilings);
+  return why.empty() ? loop_nests_excess(problem, allow_recompute, limits.max_loop_nests) : why;
 }
 
 } // namespace
 
 void check_space_limits(const Problem &problem, TileMenu menu, std::int64_t array_size,
                         TileSizes sizes, bool allow_recompute, const SpaceLimits &limits) {
-  check_tilings(problem, menu, array_size, sizes, limits.max_tilings);
-  check_loop_nests(problem, allow_recompute, limits.max_loop_nests);
+  if (std::string why = limits_excess(problem, menu, array_size, sizes, allow_recompute, limits);
+      !why.empty())
+    throw UserError(why);
+}
+
+bool within_space_limits(const Problem &problem, TileMenu menu, std::int64_t array_size,
+                         TileSizes sizes, bool allow_recompute, const SpaceLimits &limits) {
+  return limits_excess(problem, menu, array_size, sizes, allow_recompute, limits).empty();
 }
 
 std::string count_text(double count) {

@@ -13,9 +13,9 @@ namespace dse {
 SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions &options,
                        const ProgressReporter &progress) {
   const auto start = std::chrono::steady_clock::now();
-  CandidateCache cache;
   SearchOptions shared = options;
-  shared.cache = &cache;
+  if (!shared.cache)
+    shared.cache = std::make_shared<CandidateCache>();
   SweepOutcome out;
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string prefix =

@@ -1,9 +1,11 @@
 // The candidate space of a problem: enumeration counts, how much pruning keeps, independence of
-// sizes, and reuse through CandidateCache.
+// sizes and of the number of threads.
 #include "dse/search/candidate_space.hpp"
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
+#include "common/candidate_spaces.hpp"
 #include "search/test_problems.hpp"
 
 namespace dse {
@@ -80,32 +82,24 @@ TEST(CandidateSpace, DoubleBufferingChangesTheBufferMetricsOnly) {
   EXPECT_GT(differ, 0U);
 }
 
-TEST(CandidateCache, SharesSpacesAcrossSizesOnly) {
-  CandidateCache cache;
-  const test::TestProblem small = test::fused_problem("s", test::gemm_pair_yaml(4, 4, 4, 4));
-  const test::TestProblem large = test::fused_problem("l", test::gemm_pair_yaml(64, 96, 32, 80));
-  const auto first = cache.get(small.problem, false, Pruning::Symbolic);
-  ASSERT_NE(first, nullptr);
-  EXPECT_EQ(cache.get(large.problem, false, Pruning::Symbolic), first);
-  EXPECT_EQ(cache.get(small.problem, false, Pruning::Symbolic), first);
-
-  const auto doubled = cache.get(large.problem, true, Pruning::Symbolic);
-  EXPECT_NE(doubled, first);
-  EXPECT_EQ(cache.get(small.problem, true, Pruning::Symbolic), doubled);
-  EXPECT_NE(cache.get(small.problem, false, Pruning::None), first);
-
-  // A different structure (B transposed) is a different space.
-  const test::TestProblem gemm = test::single_problem("g", test::gemm_yaml(4, 4, 4));
-  const test::TestProblem transposed =
-      test::single_problem("t", "name: t\ndims: {m: 4, k: 4, n: 4}\nops:\n"
-                                "  - {name: gemm, einsum: \"C[m,n] += A[m,k] * B[n,k]\"}\n");
-  EXPECT_NE(cache.get(gemm.problem, false, Pruning::Symbolic),
-            cache.get(transposed.problem, false, Pruning::Symbolic));
-
-  // The cached space is the one build_candidate_space makes.
-  const CandidateSpace fresh = build_candidate_space(large.problem, false, Pruning::Symbolic);
-  EXPECT_TRUE(first->dataflows == fresh.dataflows);
-  EXPECT_EQ(first->stats.dataflows_kept, fresh.stats.dataflows_kept);
+TEST(CandidateSpace, IsTheSameForAnyNumberOfThreads) {
+  for (const test::TestProblem &tp :
+       {test::fused_problem("attention", test::attention_yaml(2, 8, 4)),
+        test::fused_problem("conv", test::conv_pair_yaml())}) {
+    SCOPED_TRACE(tp.name);
+    const CandidateSpace one = [&] {
+      CandidateSpace space;
+      tbb::task_arena(1).execute(
+          [&] { space = build_candidate_space(tp.problem, false, Pruning::Symbolic); });
+      return space;
+    }();
+    for (int threads : {2, 8}) {
+      CandidateSpace space;
+      tbb::task_arena(threads).execute(
+          [&] { space = build_candidate_space(tp.problem, false, Pruning::Symbolic); });
+      test_common::expect_same_space(space, one);
+    }
+  }
 }
 
 } // namespace

@@ -25,9 +25,11 @@ struct SearchFlags {
   bool no_fusion = false;    // search chains one operator at a time
   bool no_recompute = false; // leave out fused dataflows that recompute the producer
   SpaceLimits limits;        // --max-tilings, --max-loop-nests
+  std::string cache_dir;     // --cache-dir: candidate spaces kept across runs (empty: none)
 };
 
-/// The search options the flags ask for; throws UserError on a value it does not know.
+/// The search options the flags ask for, with the command's one candidate cache; throws
+/// UserError on a value it does not know.
 SearchOptions search_options(const SearchFlags &flags);
 /// The same for a general hierarchy, whose search takes the objectives and the latency model.
 HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &hw);

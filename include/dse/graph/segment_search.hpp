@@ -35,7 +35,8 @@ struct SegmentOutcome {
 class SegmentSearcher {
 public:
   /// `options` are the per-segment search options (tile menu, threads, ...); the objectives
-  /// searched are latency and energy, and the best point for `objective` is kept.
+  /// searched are latency and energy, and the best point for `objective` is kept. Every segment
+  /// shares options.cache (or one cache of the searcher's own).
   SegmentSearcher(const Hardware &hw, SearchOptions options, PlanObjective objective);
 
   /// The segment's best mapping, or why no mapping fits the global buffer.
@@ -51,7 +52,6 @@ private:
   const Hardware &hw_;
   SearchOptions options_;
   PlanObjective objective_;
-  CandidateCache candidates_;
   std::map<std::string, SegmentOutcome> results_;
   int searches_ = 0;
   int hits_ = 0;

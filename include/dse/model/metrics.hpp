@@ -33,6 +33,7 @@ struct DataflowMetrics {
   Posynomial dram_writes;
   std::vector<Posynomial> buffer_words; // per op: GB words live while it runs
   std::vector<Posynomial> as_vector() const;
+  bool operator==(const DataflowMetrics &) const = default;
 };
 
 /// Metrics that depend only on the recompute loops and the spatial mapping.

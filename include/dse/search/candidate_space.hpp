@@ -3,9 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <map>
-#include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -21,6 +18,7 @@ struct RecomputeGroup {
   std::vector<int> recompute_dims;
   size_t first = 0; // dataflows [first, first + count) of the space
   size_t count = 0;
+  bool operator==(const RecomputeGroup &) const = default;
 };
 
 struct PruningStats {
@@ -30,6 +28,7 @@ struct PruningStats {
   std::uint64_t spatial_combinations = 0;
   std::uint64_t candidates_before() const { return dataflows_enumerated * spatial_combinations; }
   std::uint64_t candidates_after() const { return dataflows_kept * spatial_combinations; }
+  bool operator==(const PruningStats &) const = default;
 };
 
 struct CandidateSpace {
@@ -38,23 +37,22 @@ struct CandidateSpace {
   std::vector<RecomputeGroup> groups;
   std::vector<std::vector<SpatialMapping>> spatial;
   PruningStats stats;
+  bool operator==(const CandidateSpace &) const = default;
 };
 
 /// Enumerates (and, with Pruning::Symbolic, prunes) the candidate space. Depends only on the
 /// problem's structure and the double-buffering rule, never on sizes or other hardware numbers.
-/// Without `allow_recompute`, fused dataflows that recompute the producer are left out.
+/// Without `allow_recompute`, fused dataflows that recompute the producer are left out. Prefix
+/// choices, dataflows and recompute groups are processed in parallel (TBB, in the caller's task
+/// arena); the result is the same for any number of threads.
 CandidateSpace build_candidate_space(const Problem &problem, bool double_buffering, Pruning pruning,
                                      bool allow_recompute = true);
 
-/// Reuses candidate spaces across shapes and hardware configurations with the same structure.
-class CandidateCache {
-public:
-  std::shared_ptr<const CandidateSpace> get(const Problem &problem, bool double_buffering,
-                                            Pruning pruning, bool allow_recompute = true);
-
-private:
-  std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const CandidateSpace>> spaces_;
-};
+/// What the searches rely on, checked on every space built or read back: one metrics entry per
+/// dataflow, each with one buffer row per operator (2 + ops rows of Q per dataflow); groups tiling
+/// the dataflows in order; at least one spatial combination (candidate ids divide by their count),
+/// each placing every operator; every loop, depth and term within the problem; statistics that
+/// match. Returns the first defect, or an empty string.
+std::string candidate_space_defect(const Problem &problem, const CandidateSpace &space);
 
 } // namespace dse

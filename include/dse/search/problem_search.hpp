@@ -8,7 +8,7 @@
 
 #include "dse/ir/hardware.hpp"
 #include "dse/model/tiling.hpp"
-#include "dse/search/candidate_space.hpp"
+#include "dse/search/candidate_cache.hpp"
 #include "dse/search/pareto_front.hpp"
 #include "dse/search/space_limits.hpp"
 
@@ -27,12 +27,14 @@ struct SearchOptions {
   LatencyModel latency_model = LatencyModel::Roofline;
   std::vector<Objective> objectives{Objective::Latency, Objective::Energy};
   Pruning pruning = Pruning::Symbolic;
-  bool fusion = true;              // false: chains are searched one operator at a time
-  bool recompute = true;           // false: no fused dataflow recomputes its producer
-  int threads = 0;                 // 0: every core
-  std::size_t block_tilings = 0;   // tilings per Q*B block; 0: automatic
-  CandidateCache *cache = nullptr; // optional reuse across searches
-  SpaceLimits limits;              // checked before either space is built
+  bool fusion = true;            // false: chains are searched one operator at a time
+  bool recompute = true;         // false: no fused dataflow recomputes its producer
+  int threads = 0;               // 0: every core
+  std::size_t block_tilings = 0; // tilings per Q*B block; 0: automatic
+  /// Candidate spaces shared by every search given these options (copies share it); without
+  /// one, each search builds its own and explore makes one per call.
+  std::shared_ptr<CandidateCache> cache;
+  SpaceLimits limits; // checked before either space is built
   /// Called once the candidate space is built, before any tiling is evaluated.
   std::function<void(const SearchEstimate &)> estimate;
   /// Called from worker threads (serialised) with the mappings decided so far and the total.
@@ -71,6 +73,12 @@ Candidate candidate_of(const CandidateSpace &space, std::uint64_t id);
 /// Pruned, matrix-encoded, blocked and parallel search.
 ProblemFront search_problem(const Problem &problem, const Hardware &hw,
                             const SearchOptions &options);
+
+/// Readies in options.cache, in parallel on options.threads, the candidate spaces that searching
+/// `problems` in this order will ask for, up to the first problem beyond the space limits (its
+/// search reports it). Without a cache, does nothing.
+void prepare_candidate_spaces(const std::vector<const Problem *> &problems, const Hardware &hw,
+                              const SearchOptions &options);
 
 /// Every (candidate, tiling) pair evaluated one by one from the posynomials, without matrices:
 /// the reference the matrix search must equal. By default the whole unpruned space

@@ -25,6 +25,9 @@ struct SpaceLimits {
 /// `limits` allow, naming the problem, the size, the limit and the flag that raises it.
 void check_space_limits(const Problem &problem, TileMenu menu, std::int64_t array_size,
                         TileSizes sizes, bool allow_recompute, const SpaceLimits &limits);
+/// Whether check_space_limits accepts the problem.
+bool within_space_limits(const Problem &problem, TileMenu menu, std::int64_t array_size,
+                         TileSizes sizes, bool allow_recompute, const SpaceLimits &limits);
 
 /// A count for messages: exact below a million, else two significant digits ("4.6e18").
 std::string count_text(double count);

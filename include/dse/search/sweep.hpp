@@ -24,8 +24,9 @@ struct SweepOutcome {
   double seconds = 0;
 };
 
-/// Explores every case with a shared CandidateCache; a case whose hardware fits no mapping is
-/// recorded as such and the sweep goes on. `progress` sees "case i/n: label".
+/// Explores every case with one CandidateCache (options.cache, or one of its own); a case whose
+/// hardware fits no mapping is recorded as such and the sweep goes on. `progress` sees "case i/n:
+/// label".
 SweepOutcome run_sweep(const std::vector<SweepCase> &cases, const SearchOptions &options,
                        const ProgressReporter &progress = {});
 
