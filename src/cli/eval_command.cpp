@@ -1,7 +1,7 @@
 // `dse eval`: the full breakdown of one user-specified mapping, as text or JSON. Hardware in
 // today's form is evaluated by the legacy model; a general hierarchy (or a Timeloop architecture,
 // problem and mapping) by the per-level model of docs/HIERARCHY.md §4, each softmax or
-// elementwise operator as a vector pass after its einsum.
+// elementwise operator as a vector pass after its einsum, a fused pair as one segment (§8).
 #include <algorithm>
 
 #include "dse/cli/commands.hpp"
