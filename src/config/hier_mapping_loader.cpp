@@ -250,17 +250,17 @@ void reject_extra_entries(const YamlMap &seg, const YAML::Node &list, size_t cou
 }
 
 /// The product of the factors of `dim` below the backing store, at most the dimension's size.
-std::int64_t inner_product(const YamlMap &seg, const OpMapping &mapping, int dim,
-                           const SegmentContext &c) {
+std::int64_t inner_product(const YamlMap &seg, const YAML::Node &levels, const OpMapping &mapping,
+                           int dim, const SegmentContext &c) {
   const auto d = static_cast<size_t>(dim);
   const std::int64_t size = c.workload.dim_size(dim);
   std::int64_t product = 1;
   const auto multiply = [&](std::int64_t factor) {
     if (factor > size / product)
-      seg.fail(seg.required("levels"), "the factors of '" + c.dim_name(dim) +
-                                           "' below the backing store multiply to more than "
-                                           "its size (" +
-                                           std::to_string(size) + ")");
+      seg.fail(levels, "the factors of '" + c.dim_name(dim) +
+                           "' below the backing store multiply to more than "
+                           "its size (" +
+                           std::to_string(size) + ")");
     product *= factor;
   };
   for (size_t l = 0; l < mapping.levels.size(); ++l) {
@@ -276,13 +276,13 @@ std::int64_t inner_product(const YamlMap &seg, const OpMapping &mapping, int dim
 
 /// The backing store's factors: each dimension's size over the factors below, rounded up; the
 /// file may give them only with that value.
-void set_backing_store_factors(const YamlMap &seg, const YamlMap &store, OpMapping &mapping,
-                               const SegmentContext &c) {
+void set_backing_store_factors(const YamlMap &seg, const YAML::Node &levels, const YamlMap &store,
+                               OpMapping &mapping, const SegmentContext &c) {
   std::vector<std::int64_t> &factor = mapping.levels[0].factor;
   std::vector<std::int64_t> inner(factor.size(), 1);
   for (int dim : c.op.dims()) {
     const auto d = static_cast<size_t>(dim);
-    inner[d] = inner_product(seg, mapping, dim, c);
+    inner[d] = inner_product(seg, levels, mapping, dim, c);
     factor[d] = (c.workload.dim_size(dim) + inner[d] - 1) / inner[d];
   }
   if (!store.has("factors"))
@@ -377,7 +377,7 @@ OpMapping read_op_levels(const YamlMap &seg, const YAML::Node &list, const Segme
           read_fanout_block(expect_entry(seg, list, next++, false, f.name), f, c));
   }
   reject_extra_entries(seg, list, next, h);
-  set_backing_store_factors(seg, level_maps.front(), mapping, c);
+  set_backing_store_factors(seg, list, level_maps.front(), mapping, c);
   for (size_t l = 0; l < h.levels.size(); ++l)
     settle_order(level_maps[l], mapping.levels[l], c, l == 0 ? prefix : std::vector<int>{},
                  fused && l == 0);

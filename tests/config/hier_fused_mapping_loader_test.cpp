@@ -62,6 +62,12 @@ TEST(HierFusedMappingLoader, SubnestMustNotListThePrefix) {
                     "operator's loops below it"));
 }
 
+TEST(HierFusedMappingLoader, FactorsBeyondTheSize) {
+  EXPECT_TRUE(fails(with(kMapping, "factors: {k: 8}", "factors: {k: 16}"), "7:9",
+                    "levels of 'up': the factors of 'k' below the backing store multiply to more "
+                    "than its size (32)"));
+}
+
 TEST(HierFusedMappingLoader, EveryOperatorNeedsItsLevels) {
   EXPECT_TRUE(fails(with(kMapping, "      down:", "      other:"), "11:7",
                     "unknown key 'other' in levels of segment 1 (expected one of: up, down)"));
