@@ -149,11 +149,7 @@ FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) 
   for (int d : problem.dims) {
     const auto at = static_cast<size_t>(d);
     const OpMapping &m = mapping.ops[iterates(problem.ops[0], d) ? 0 : 1];
-    for (size_t l = 1; l < m.levels.size(); ++l)
-      tiles.extent[at] *= m.levels[l].factor[at];
-    for (size_t gap = 1; gap < m.fanouts.size(); ++gap)
-      for (const FanoutMapping &f : m.fanouts[gap])
-        tiles.extent[at] *= f.factor(d);
+    tiles.extent[at] = fused_level1_extent(m, d);
     tiles.trips[at] = m.levels[0].factor[at];
   }
   return tiles;

@@ -15,25 +15,6 @@ std::uint32_t every_tensor(const Operator &op) {
   return (std::uint32_t{1} << operator_tensors(op).size()) - 1;
 }
 
-/// The level-1 extent of `dim` in `m`: the product of its factors below level 0.
-std::int64_t level1_extent(const OpMapping &m, int dim) {
-  std::int64_t extent = 1;
-  for (size_t l = 1; l < m.levels.size(); ++l)
-    extent *= m.levels[l].factor[static_cast<size_t>(dim)];
-  for (size_t gap = 1; gap < m.fanouts.size(); ++gap)
-    for (const FanoutMapping &f : m.fanouts[gap])
-      extent *= f.factor(dim);
-  return extent;
-}
-
-bool fans_out_below_level0(const OpMapping &m, const std::vector<int> &dims) {
-  for (const FanoutMapping &f : m.fanouts.front())
-    for (int d : dims)
-      if (f.factor(d) > 1)
-        return true;
-  return false;
-}
-
 Violation check_operator(const Hardware &hw, const Problem &problem, const FusedHierMapping &m,
                          int o) {
   const Operator &op = problem.op(o);
@@ -57,7 +38,7 @@ Violation check_shared_dims(const Problem &problem, const FusedHierMapping &m) {
     if (std::find(consumer.begin(), consumer.end(), d) == consumer.end())
       continue;
     const auto at = static_cast<size_t>(d);
-    if (level1_extent(m.ops[0], d) != level1_extent(m.ops[1], d) ||
+    if (fused_level1_extent(m.ops[0], d) != fused_level1_extent(m.ops[1], d) ||
         m.ops[0].levels[0].factor[at] != m.ops[1].levels[0].factor[at])
       return "dimension '" + problem.dim_name(d) +
              "' has different level-1 tiles in the two operators";
@@ -66,6 +47,24 @@ Violation check_shared_dims(const Problem &problem, const FusedHierMapping &m) {
 }
 
 } // namespace
+
+std::int64_t fused_level1_extent(const OpMapping &m, int dim) {
+  std::int64_t extent = 1;
+  for (size_t l = 1; l < m.levels.size(); ++l)
+    extent *= m.levels[l].factor[static_cast<size_t>(dim)];
+  for (size_t gap = 1; gap < m.fanouts.size(); ++gap)
+    for (const FanoutMapping &f : m.fanouts[gap])
+      extent *= f.factor(dim);
+  return extent;
+}
+
+bool fans_out_below_level0(const OpMapping &m, const std::vector<int> &dims) {
+  for (const FanoutMapping &f : m.fanouts.front())
+    for (int d : dims)
+      if (f.factor(d) > 1)
+        return true;
+  return false;
+}
 
 std::vector<int> fused_level0_order(const Problem &problem, const Dataflow &outer, int o) {
   std::vector<int> order = outer.path(o);

@@ -17,14 +17,6 @@ Workload level1_workload(const Problem &problem, int o, const FusedTiles &tiles)
   return w;
 }
 
-bool spreads_below_level0(const FanoutRow &row) {
-  for (const FanoutMapping &f : row.front())
-    for (size_t d = 0; d < f.x.size(); ++d)
-      if (f.factor(static_cast<int>(d)) > 1)
-        return true;
-  return false;
-}
-
 /// Every way to write `n` as an ordered product of `parts` factors.
 std::vector<std::vector<std::int64_t>> ordered_factorisations(std::int64_t n, size_t parts) {
   if (parts == 1)
@@ -100,12 +92,12 @@ void for_each_inner_nest(const Hardware &hw, const Problem &problem, int o, cons
   const NestVisitor visitor(op, keeps, prune_orders, visit);
   const std::vector<int> dims = op.dims();
   for (const FanoutRow &row : spatial_rows(h, w, op)) {
-    if (spreads_below_level0(row))
-      continue;
     OpMapping m;
     m.levels.assign(h.levels.size(),
                     LevelMapping{{}, std::vector<std::int64_t>(w.dims.size(), 1), all});
     m.fanouts = row;
+    if (fans_out_below_level0(m, dims))
+      continue;
     std::vector<std::vector<std::vector<std::int64_t>>> choices;
     for (int d : dims) {
       std::int64_t left = tiles.extent[static_cast<size_t>(d)];

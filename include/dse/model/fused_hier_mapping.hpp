@@ -5,6 +5,7 @@
 // after the other inside each iteration of the prefix.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,12 @@ struct FusedHierMapping {
   Dataflow outer;
   std::vector<OpMapping> ops;
 };
+
+/// The level-1 extent of `dim` in operator mapping `m`: the product of its factors below level 0.
+std::int64_t fused_level1_extent(const OpMapping &m, int dim);
+
+/// Whether `m` spreads any of `dims` over a fan-out between levels 0 and 1.
+bool fans_out_below_level0(const OpMapping &m, const std::vector<int> &dims);
 
 /// Level 0's order of operator `o` in a fused mapping: outer.path(o) without the dimensions the
 /// operator does not iterate (recompute loops).
