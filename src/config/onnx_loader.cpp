@@ -1,7 +1,8 @@
 // Imports an ONNX ModelProto (parsed with protobuf, external data never opened) into a Graph:
-// shape plumbing is folded to constants, a constant Pad is folded into the window of the
-// convolution or pooling that reads it, weights keep their initializer dims, every shape is
-// inferred and checked against the file's value_info.
+// shape subgraphs on static values are folded to constants, an Expand of an initializer becomes
+// a weight of its shape, a constant Pad is folded into the window of the convolution or pooling
+// that reads it, weights keep their initializer dims, every shape is inferred and checked
+// against the file's value_info.
 #include "dse/config/onnx_loader.hpp"
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <map>
 
 #include "dse/ir/graph_shapes.hpp"
+#include "onnx_broadcast.hpp"
 #include "onnx_constants.hpp"
 #include "yaml_reader.hpp"
 
@@ -17,12 +19,6 @@ namespace dse {
 namespace {
 
 using Ints = std::vector<std::int64_t>;
-
-/// Operator types folded away on import when their inputs are static.
-bool is_plumbing(const std::string &op) {
-  return op == "Constant" || op == "Shape" || op == "Gather" || op == "Unsqueeze" ||
-         op == "Squeeze";
-}
 
 /// Input slots read as constant parameters rather than data.
 bool is_parameter_slot(const std::string &op, size_t slot) {
@@ -111,8 +107,8 @@ private:
     for (int i = 0; i < g.node_size(); ++i) {
       const onnx::NodeProto &n = g.node(i);
       const bool std_domain = n.domain().empty() || n.domain() == "ai.onnx";
-      if (!std_domain ||
-          (!op_type_info(n.op_type()) && !is_plumbing(n.op_type()) && n.op_type() != "Pad"))
+      if (!std_domain || (!op_type_info(n.op_type()) && !is_foldable(n.op_type()) &&
+                          n.op_type() != "Constant" && n.op_type() != "Pad"))
         bad.push_back("'" + n.op_type() + "' at " + label(n, i));
     }
     if (bad.empty())
@@ -121,9 +117,9 @@ private:
     for (const std::string &b : bad)
       list += (list.empty() ? "" : ", ") + b;
     fail(std::to_string(bad.size()) + " unsupported operator" + (bad.size() > 1 ? "s" : "") + ": " +
-         list + " (supported: " + supported_op_types() +
-         ", Constant/Shape/Gather/Unsqueeze/Squeeze as shape plumbing, and Pad before a "
-         "convolution or pooling)");
+         list + " (supported: " + supported_op_types() + ", Constant/" + foldable_op_types() +
+         " on constants and shapes, Expand of an initializer, and Pad before a convolution or "
+         "pooling)");
   }
 
   /// The static shape of a value's type, or nothing if any dimension is unknown.
@@ -167,7 +163,7 @@ private:
       if (std::any_of(v.shape.begin(), v.shape.end(), [](std::int64_t d) { return d < 0; }))
         fail("initializer '" + init.name() + "' has a negative dimension");
       check_limits(v.shape, "initializer '" + init.name() + "'");
-      if (v.values || element_count(v.shape) == 0) {
+      if ((v.values && !is_float_type(v.elem_type)) || element_count(v.shape) == 0) {
         statics_[init.name()] = std::move(v);
         continue;
       }
@@ -218,22 +214,83 @@ private:
       ++graph_.folded_nodes;
       return;
     }
-    if (op == "Gather" || op == "Shape")
-      fail(label(node, index) + " (" + op + ") reads a computed tensor; only shape computations " +
-           "on constants are supported for it");
+    if (op == "Expand") {
+      import_expand(node, index);
+      return;
+    }
+    if (!op_type_info(op) && op != "Unsqueeze" && op != "Squeeze")
+      fail_unfolded(node, index);
     add_data_node(node, index);
   }
 
+  [[noreturn]] void fail_undefined(const onnx::NodeProto &node, int index,
+                                   const std::string &name) const {
+    fail(label(node, index) + " (" + node.op_type() + ") reads tensor '" + name +
+         "', which is not defined before it");
+  }
+
+  /// A node that only folds, stopped by an input that is not static.
+  [[noreturn]] void fail_unfolded(const onnx::NodeProto &node, int index) const {
+    for (const std::string &name : node.input())
+      if (!name.empty() && !statics_.count(name) && !tensors_.count(name) && !pads_.count(name))
+        fail_undefined(node, index, name);
+    for (const std::string &name : node.input())
+      if (!name.empty() && !statics_.count(name))
+        fail(label(node, index) + " (" + node.op_type() + ") reads a computed tensor ('" + name +
+             "'); only shape computations on constants are supported for it");
+    fail(label(node, index) + " (" + node.op_type() + ") cannot be folded");
+  }
+
+  /// Expand of a graph tensor: an alias when the shape is kept, a weight of the expanded shape
+  /// when it expands an initializer; expanding computed data is not supported.
+  void import_expand(const onnx::NodeProto &node, int index) {
+    const auto data = tensors_.find(node.input(0));
+    if (data == tensors_.end() || node.input_size() != 2 || node.input(1).empty())
+      fail_unfolded(node, index);
+    parameter(node, index, 1); // a constant shape, or an error naming it
+    const GraphTensor &from = graph_.tensor(data->second);
+    Shape to;
+    try {
+      to = expanded_shape(from.shape, statics_.at(node.input(1)));
+    } catch (const UserError &e) {
+      fail(label(node, index) + " (Expand) cannot expand tensor '" + from.name +
+           "': " + e.message());
+    }
+    check_declared_shape(node.output(0), to, label(node, index));
+    if (to == from.shape)
+      tensors_[node.output(0)] = data->second;
+    else if (from.kind == TensorKind::Weight)
+      add_tensor(node.output(0), to, TensorKind::Weight);
+    else
+      fail(label(node, index) + " (Expand) broadcasts computed tensor '" + from.name +
+           "' of shape " + shape_text(from.shape) + " to " + shape_text(to) +
+           "; only an Expand of a constant or an initializer, or one that keeps its input's "
+           "shape, is supported");
+    ++graph_.folded_nodes;
+  }
+
   StaticValue constant_value(const onnx::NodeProto &node, int index) const {
-    if (const onnx::AttributeProto *a = find_attr(node, "value"))
-      return static_value_of(a->t());
-    if (const onnx::AttributeProto *a = find_attr(node, "value_int"))
-      return {{}, Ints{a->i()}};
-    if (const onnx::AttributeProto *a = find_attr(node, "value_ints"))
-      return {{a->ints_size()}, Ints(a->ints().begin(), a->ints().end())};
-    if (find_attr(node, "value_float"))
-      return {{}, std::nullopt};
-    fail(label(node, index) + " (Constant) has no supported value attribute");
+    const std::optional<StaticValue> v = constant_node_value(node);
+    if (!v)
+      fail(label(node, index) + " (Constant) has no supported value attribute");
+    check_limits(v->shape, label(node, index) + " (Constant)");
+    return *v;
+  }
+
+  /// The attributes folding reads (Shape's start and end as written: they are clamped).
+  FoldAttributes fold_attributes(const onnx::NodeProto &node) const {
+    FoldAttributes a;
+    a.axes = ints_attr(node, "axes");
+    a.axis = int_attr(node, "axis", 0);
+    a.to = static_cast<int>(int_attr(node, "to", onnx::TensorProto::INT64));
+    if (const onnx::AttributeProto *start = find_attr(node, "start"))
+      a.start = start->i();
+    if (const onnx::AttributeProto *end = find_attr(node, "end"))
+      a.end = end->i();
+    a.allowzero = int_attr(node, "allowzero", 0) != 0;
+    if (const onnx::AttributeProto *value = find_attr(node, "value"))
+      a.fill = static_value_of(value->t());
+    return a;
   }
 
   /// Folds a plumbing node whose inputs are all static; false if it reads computed data.
@@ -244,19 +301,24 @@ private:
     std::vector<StaticValue> inputs;
     for (int i = 0; i < node.input_size(); ++i) {
       const std::string &name = node.input(i);
-      if (const auto s = statics_.find(name); s != statics_.end())
+      if (name.empty())
+        inputs.push_back({{0}, Ints{}, onnx::TensorProto::INT64}); // an absent optional input
+      else if (const auto s = statics_.find(name); s != statics_.end())
         inputs.push_back(s->second);
       else if (op == "Shape" && tensors_.count(name))
-        inputs.push_back({graph_.tensor(tensors_.at(name)).shape, std::nullopt});
+        inputs.push_back(
+            {graph_.tensor(tensors_.at(name)).shape, std::nullopt, onnx::TensorProto::UNDEFINED});
       else
         return false;
     }
+    StaticValue folded;
     try {
-      statics_[node.output(0)] =
-          fold_node(op, inputs, ints_attr(node, "axes"), int_attr(node, "axis", 0));
+      folded = fold_node(op, inputs, fold_attributes(node));
     } catch (const UserError &e) {
       fail(label(node, index) + " (" + op + ") cannot be folded: " + e.message());
     }
+    check_declared_shape(node.output(0), folded.shape, label(node, index));
+    statics_[node.output(0)] = std::move(folded);
     ++graph_.folded_nodes;
     return true;
   }
@@ -330,8 +392,7 @@ private:
         n.inputs.push_back(
             padded_input(node, index, p->second, static_cast<size_t>(i), folded_pads));
       else if (!statics_.count(name)) // scalar constants (exponents, epsilons) fold into the op
-        fail(label(node, index) + " (" + n.op_type + ") reads tensor '" + name +
-             "', which is not defined before it");
+        fail_undefined(node, index, name);
     }
     if (n.inputs.empty())
       fail(label(node, index) + " (" + n.op_type + ") reads no tensor data");
@@ -350,23 +411,33 @@ private:
   }
 
   void check_declared(const GraphNode &n, int index) const {
-    for (int out : n.outputs) {
-      const GraphTensor &t = graph_.tensor(out);
-      const auto d = declared_.find(t.name);
-      if (d != declared_.end() && d->second != t.shape)
-        fail("node '" + n.name + "' (#" + std::to_string(index) + "): inferred shape " +
-             shape_text(t.shape) + " of tensor '" + t.name + "' differs from the declared " +
-             shape_text(d->second));
-    }
+    for (int out : n.outputs)
+      check_declared_shape(graph_.tensor(out).name, graph_.tensor(out).shape,
+                           "node '" + n.name + "' (#" + std::to_string(index) + ")");
+  }
+
+  /// `shape`, inferred or folded at `where`, against the file's value_info for `name`.
+  void check_declared_shape(const std::string &name, const Shape &shape,
+                            const std::string &where) const {
+    const auto d = declared_.find(name);
+    if (d != declared_.end() && d->second != shape)
+      fail(where + ": inferred shape " + shape_text(shape) + " of tensor '" + name +
+           "' differs from the declared " + shape_text(d->second));
   }
 
   void read_attributes(const onnx::NodeProto &node, int index, GraphNode &n) const {
     const std::string &op = n.op_type;
     if (op == "Unsqueeze" || op == "Squeeze") {
       n.kind = NodeKind::Reshape;
-      Ints axes = opset_ >= 13 ? parameter(node, index, 1) : ints_attr(node, "axes");
-      StaticValue shaped{graph_.tensor(n.inputs[0]).shape, std::nullopt};
-      n.attrs.shape = fold_node(op, {shaped}, axes, 0).shape;
+      FoldAttributes axes;
+      axes.axes = opset_ >= 13 ? parameter(node, index, 1) : ints_attr(node, "axes");
+      const StaticValue shaped{graph_.tensor(n.inputs[0]).shape, std::nullopt,
+                               onnx::TensorProto::UNDEFINED};
+      try {
+        n.attrs.shape = fold_node(op, {shaped}, axes).shape;
+      } catch (const UserError &e) {
+        fail(label(node, index) + " (" + op + ") " + e.message());
+      }
       return;
     }
     const OpTypeInfo info = *op_type_info(op);

@@ -248,29 +248,12 @@ private:
 
   Shape reshape() {
     expect_inputs(1, 1);
-    Shape out = node_.attrs.shape;
-    int infer_at = -1;
-    std::int64_t known = 1;
-    for (size_t d = 0; d < out.size(); ++d) {
-      if (out[d] == 0 && d < in(0).size())
-        out[d] = in(0)[d];
-      if (out[d] == -1 && infer_at < 0) {
-        infer_at = static_cast<int>(d);
-        continue;
-      }
-      if (out[d] < 1 || out[d] > kMaxDimensionSize)
-        fail("has an invalid target shape " + shape_text(node_.attrs.shape));
-      if (known > kMaxTensorElements / out[d])
-        fail("cannot reshape " + shape_text(in(0)) + " to " + shape_text(node_.attrs.shape));
-      known *= out[d];
+    try {
+      node_.attrs.shape = reshape_shape(in(0), node_.attrs.shape);
+    } catch (const UserError &e) {
+      fail(e.message());
     }
-    const std::int64_t total = element_count(in(0));
-    if (infer_at >= 0 && total % known == 0)
-      out[static_cast<size_t>(infer_at)] = total / known;
-    if (element_count(out) != total)
-      fail("cannot reshape " + shape_text(in(0)) + " to " + shape_text(node_.attrs.shape));
-    node_.attrs.shape = out;
-    return out;
+    return node_.attrs.shape;
   }
 
   Shape flatten() {
@@ -389,8 +372,33 @@ Shape broadcast_shapes(const Shape &a, const Shape &b, const std::string &what) 
     if (x != y && x != 1 && y != 1)
       throw UserError((what.empty() ? "" : what + ": ") + "shapes " + shape_text(a) + " and " +
                       shape_text(b) + " do not broadcast");
-    out[out.size() - 1 - i] = std::max(x, y);
+    out[out.size() - 1 - i] = x == 1 ? y : x; // numpy: a 1 stretches, even to 0
   }
+  return out;
+}
+
+Shape reshape_shape(const Shape &input, const Shape &target) {
+  Shape out = target;
+  int infer_at = -1;
+  std::int64_t known = 1;
+  for (size_t d = 0; d < out.size(); ++d) {
+    if (out[d] == 0 && d < input.size())
+      out[d] = input[d];
+    if (out[d] == -1 && infer_at < 0) {
+      infer_at = static_cast<int>(d);
+      continue;
+    }
+    if (out[d] < 1 || out[d] > kMaxDimensionSize)
+      throw UserError("has an invalid target shape " + shape_text(target));
+    if (known > kMaxTensorElements / out[d])
+      throw UserError("cannot reshape " + shape_text(input) + " to " + shape_text(target));
+    known *= out[d];
+  }
+  const std::int64_t total = element_count(input);
+  if (infer_at >= 0 && total % known == 0)
+    out[static_cast<size_t>(infer_at)] = total / known;
+  if (element_count(out) != total)
+    throw UserError("cannot reshape " + shape_text(input) + " to " + shape_text(target));
   return out;
 }
 

@@ -14,4 +14,8 @@ void infer_node_shapes(Graph &graph, int node_index);
 /// Numpy-style broadcast of two shapes; throws UserError (with `what` as context) if they clash.
 Shape broadcast_shapes(const Shape &a, const Shape &b, const std::string &what);
 
+/// The shape Reshape gives `input` for `target` as written (0 copies the input's dimension, one
+/// -1 is inferred); throws UserError ("has an invalid target shape ..." or "cannot reshape ...").
+Shape reshape_shape(const Shape &input, const Shape &target);
+
 } // namespace dse
