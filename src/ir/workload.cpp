@@ -1,4 +1,5 @@
-// Queries on einsum operators: which dimensions they iterate and reduce over.
+// Queries on einsum operators: which dimensions they iterate and reduce over, and the words of a
+// tensor's tile.
 #include "dse/ir/workload.hpp"
 
 #include <algorithm>
@@ -10,6 +11,18 @@ bool TensorAccess::uses(int dim) const {
     return std::any_of(e.terms.begin(), e.terms.end(),
                        [dim](const IndexTerm &t) { return t.dim == dim; });
   });
+}
+
+double TensorAccess::words(const std::vector<std::int64_t> &extent) const {
+  double tile = 1;
+  for (const IndexExpr &index : indices) {
+    double span = 1;
+    for (const IndexTerm &term : index.terms)
+      span += static_cast<double>(term.coef) *
+              static_cast<double>(extent[static_cast<size_t>(term.dim)] - 1);
+    tile *= span;
+  }
+  return tile;
 }
 
 static void append_dims(const TensorAccess &access, std::vector<int> &out) {

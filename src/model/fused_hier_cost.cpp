@@ -19,20 +19,15 @@ bool iterates(const ProblemOp &op, int dim) {
   return std::find(op.dims.begin(), op.dims.end(), dim) != op.dims.end();
 }
 
-/// Operator `o`'s nest: the prefix as scope loops (recompute loops included, which also count the
-/// producer's productions), its sub-nest, then its own blocks below level 0.
-Nest fused_nest(const Problem &problem, const Dataflow &outer, const FusedTiles &tiles, int o,
-                const OpMapping &mapping) {
-  Nest n = hier_nest::flatten(*problem.workload, problem.op(o), mapping);
-  std::erase_if(n.loops, [](const Loop &loop) { return loop.level == 0; });
-  for (int d : n.dims)
-    n.extent[0][static_cast<size_t>(d)] = static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
-                                                              tiles.trips[static_cast<size_t>(d)]);
+/// Operator `o`'s loops at level 0: the prefix as scope loops (recompute loops included), then
+/// its sub-nest; `productions` is multiplied by the recompute trips (they enclose the producer).
+std::vector<Loop> level0_loops(const Problem &problem, const Dataflow &outer,
+                               const FusedTiles &tiles, int o, double &productions) {
   std::vector<Loop> level0;
   for (int d : outer.prefix) {
     const auto trips = static_cast<double>(tiles.trips[static_cast<size_t>(d)]);
     if (!iterates(problem.ops[static_cast<size_t>(o)], d))
-      n.productions *= trips; // a recompute loop around the producer
+      productions *= trips;
     if (trips > 1)
       level0.push_back(Loop{0, d, trips, true});
   }
@@ -41,6 +36,18 @@ Nest fused_nest(const Problem &problem, const Dataflow &outer, const FusedTiles 
     if (trips > 1)
       level0.push_back(Loop{0, d, trips, false});
   }
+  return level0;
+}
+
+/// Operator `o`'s nest: its level-0 loops, then its own blocks below level 0.
+Nest fused_nest(const Problem &problem, const Dataflow &outer, const FusedTiles &tiles, int o,
+                const OpMapping &mapping) {
+  Nest n = hier_nest::flatten(*problem.workload, problem.op(o), mapping);
+  std::erase_if(n.loops, [](const Loop &loop) { return loop.level == 0; });
+  for (int d : n.dims)
+    n.extent[0][static_cast<size_t>(d)] = static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
+                                                              tiles.trips[static_cast<size_t>(d)]);
+  const std::vector<Loop> level0 = level0_loops(problem, outer, tiles, o, n.productions);
   n.loops.insert(n.loops.begin(), level0.begin(), level0.end());
   return n;
 }
@@ -56,17 +63,10 @@ AtomTable level1_atoms(const Problem &problem, const FusedTiles &tiles) {
 
 /// Words of the whole padded tensor (every dimension at level-1 extent times level-0 trips).
 double padded_words(const TensorAccess &access, const FusedTiles &tiles) {
-  double words = 1;
-  for (const IndexExpr &index : access.indices) {
-    double span = 1;
-    for (const IndexTerm &term : index.terms) {
-      const auto d = static_cast<size_t>(term.dim);
-      span += static_cast<double>(term.coef) *
-              static_cast<double>(tiles.extent[d] * tiles.trips[d] - 1);
-    }
-    words *= span;
-  }
-  return words;
+  std::vector<std::int64_t> whole(tiles.extent.size());
+  for (size_t d = 0; d < whole.size(); ++d)
+    whole[d] = tiles.extent[d] * tiles.trips[d];
+  return access.words(whole);
 }
 
 void add_energy(HierTensorCounts &c, const StorageLevel &storage) {
@@ -155,6 +155,18 @@ FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) 
   return tiles;
 }
 
+FusedLevel0Trips fused_level0_trips(const Problem &problem, const Dataflow &outer,
+                                    const FusedTiles &tiles, int o) {
+  FusedLevel0Trips trips;
+  Nest level0;
+  level0.loops = level0_loops(problem, outer, tiles, o, trips.productions);
+  for (const TensorAccess *access : operator_tensors(problem.op(o)))
+    trips.to_last_indexing.push_back(hier_nest::tile_deliveries(level0, *access, 1));
+  for (const Loop &loop : level0.loops)
+    trips.all *= loop.trips;
+  return trips;
+}
+
 FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
                                   const Dataflow &outer) {
   FusedOuterForms forms;
@@ -211,6 +223,14 @@ FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem
     cost.levels.push_back(hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs,
                                                 first_read_elision ? 1 : 0));
   return cost;
+}
+
+bool fused_operator_fits(const Hardware &hw, const FusedOperatorCost &cost) {
+  for (size_t l = 2; l < cost.levels.size(); ++l)
+    if (const std::optional<std::int64_t> &capacity = hw.hierarchy.levels[l].capacity_words;
+        capacity && cost.levels[l].buffer_words > static_cast<double>(*capacity))
+      return false;
+  return true;
 }
 
 FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,

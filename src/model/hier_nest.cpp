@@ -18,21 +18,6 @@ double tile_words(const Nest &n, const TensorAccess &access, int level) {
   return words;
 }
 
-/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
-/// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope
-/// loop indexes every tensor.
-double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
-  double product = 1, up_to_last_relevant = 1;
-  for (const Loop &loop : n.loops) {
-    if (loop.level >= level)
-      break;
-    product *= loop.trips;
-    if (loop.scope || access.uses(loop.dim))
-      up_to_last_relevant = product;
-  }
-  return up_to_last_relevant;
-}
-
 /// Whether `m` keeps operator tensor `tensor` at `level` (level 0 keeps every tensor).
 bool keeps(const OpMapping &m, int level, size_t tensor) {
   return level == 0 || (m.levels[static_cast<size_t>(level)].keep >> tensor & 1U) != 0;
@@ -104,6 +89,21 @@ HierTensorCounts tensor_counts(const Nest &n, const Hierarchy &h, const OpMappin
 }
 
 } // namespace
+
+/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
+/// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope
+/// loop indexes every tensor.
+double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
+  double product = 1, up_to_last_relevant = 1;
+  for (const Loop &loop : n.loops) {
+    if (loop.level >= level)
+      break;
+    product *= loop.trips;
+    if (loop.scope || access.uses(loop.dim))
+      up_to_last_relevant = product;
+  }
+  return up_to_last_relevant;
+}
 
 Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m) {
   Nest n;

@@ -42,6 +42,11 @@ struct Nest {
 /// dimensions it iterates (no scope loops).
 Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m);
 
+/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
+/// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope
+/// loop indexes every tensor.
+double tile_deliveries(const Nest &n, const TensorAccess &access, int level);
+
 /// Utilised instances of `level` (the compute units for n.compute).
 double instances(const Nest &n, int level);
 

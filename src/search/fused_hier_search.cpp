@@ -4,13 +4,15 @@
 #include "dse/search/fused_hier_search.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <tuple>
 
 #include "dse/model/candidate_generation.hpp"
+#include "dse/search/fused_inner_nests.hpp"
 #include "dse/search/hier_space.hpp"
 #include "dse/search/local_plan_metrics.hpp"
 #include "dse/support/check.hpp"
-#include "fused_inner_nests.hpp"
 
 namespace dse {
 
@@ -79,22 +81,59 @@ std::vector<FusedTiles> level1_tilings(const Problem &problem) {
   return tilings;
 }
 
-/// What the pair's objectives add up of an operator's nest, each non-decreasing in the
-/// objectives: energy of the inner levels and the MACs, compute cycles, level-1 reads and
-/// updates (their energy and time), and each inner level's transfer cycles.
-std::vector<double> additive_parts(const Hardware &hw, const FusedOperatorCost &c) {
-  std::vector<double> parts{c.macs * hw.hierarchy.mac_pj, c.macs / c.utilised_units, 0, 0};
-  for (const std::optional<HierTensorCounts> &t : c.levels[1].tensors)
-    if (t) {
-      parts[2] += t->reads;
-      parts[3] += t->updates;
-    }
-  for (size_t l = 2; l < c.levels.size(); ++l) {
-    parts[0] += c.levels[l].energy_pj;
-    parts.push_back(c.levels[l].transfer_cycles);
+/// What the pair's objectives add up of an operator's nest, each part non-decreasing in every
+/// objective and only the parts some objective reads: the nest's energy (the MACs', the inner
+/// levels' and level 1's reads and updates); with latency, the compute cycles, level 1's reads
+/// and updates as its port counts them (their sum through a shared port, each through its own),
+/// and each inner level's transfer cycles where the level has a bandwidth. Level 0's traffic and
+/// level 1's words and fills are the outer part's.
+class AdditiveParts {
+public:
+  AdditiveParts(const Hardware &hw, const std::vector<Objective> &objectives) : hw_(hw) {
+    const auto reads = [&](Objective o) {
+      return std::find(objectives.begin(), objectives.end(), o) != objectives.end();
+    };
+    energy_ = reads(Objective::Energy) || reads(Objective::Edp);
+    time_ = reads(Objective::Latency) || reads(Objective::Edp);
   }
-  return parts;
-}
+
+  std::vector<double> operator()(const FusedOperatorCost &c) const {
+    const Hierarchy &h = hw_.hierarchy;
+    const StorageLevel &level1 = h.levels[1];
+    double energy = c.macs * h.mac_pj, reads = 0, updates = 0;
+    for (const std::optional<HierTensorCounts> &t : c.levels[1].tensors)
+      if (t) {
+        reads += t->reads;
+        updates += t->updates;
+      }
+    energy += reads * level1.read_pj + updates * level1.update_pj;
+    for (size_t l = 2; l < c.levels.size(); ++l)
+      energy += c.levels[l].energy_pj;
+    std::vector<double> parts;
+    if (energy_)
+      parts.push_back(energy);
+    if (!time_)
+      return parts;
+    parts.push_back(c.macs / c.utilised_units);
+    if (level1.read_words_per_cycle || level1.write_words_per_cycle)
+      parts.insert(parts.end(), {reads, updates});
+    else if (level1.shared_words_per_cycle)
+      parts.push_back(reads + updates);
+    for (size_t l = 2; l < c.levels.size(); ++l)
+      if (has_bandwidth(h.levels[l]))
+        parts.push_back(c.levels[l].transfer_cycles);
+    return parts;
+  }
+
+private:
+  static bool has_bandwidth(const StorageLevel &level) {
+    return level.shared_words_per_cycle || level.read_words_per_cycle ||
+           level.write_words_per_cycle;
+  }
+
+  const Hardware &hw_;
+  bool energy_ = false, time_ = false;
+};
 
 bool weakly_dominates(const std::vector<double> &a, const std::vector<double> &b) {
   for (size_t i = 0; i < a.size(); ++i)
@@ -113,35 +152,54 @@ void keep_if_undominated(OperatorNest &&nest, std::vector<OperatorNest> &kept) {
   kept.push_back(std::move(nest));
 }
 
-bool fits_inner_levels(const Hardware &hw, const FusedOperatorCost &c) {
-  for (size_t l = 2; l < c.levels.size(); ++l)
-    if (const std::optional<std::int64_t> &capacity = hw.hierarchy.levels[l].capacity_words;
-        capacity && c.levels[l].buffer_words > static_cast<double>(*capacity))
-      return false;
-  return true;
+/// Everything operator `o`'s nests' costs depend on under a loop tree and tiling: the level-1
+/// extents of its dimensions and what it reads of the tree's level-0 loops.
+struct NestKey {
+  int op = 0;
+  std::vector<std::int64_t> extents;
+  FusedLevel0Trips trips;
+
+  auto operator<=>(const NestKey &other) const {
+    return std::tie(op, extents, trips.to_last_indexing, trips.all, trips.productions) <=>
+           std::tie(other.op, other.extents, other.trips.to_last_indexing, other.trips.all,
+                    other.trips.productions);
+  }
+};
+
+NestKey nest_key(const Problem &problem, const Dataflow &tree, const FusedTiles &tiles, int o) {
+  NestKey key{o, {}, fused_level0_trips(problem, tree, tiles, o)};
+  for (int d : problem.ops[static_cast<size_t>(o)].dims)
+    key.extents.push_back(tiles.extent[static_cast<size_t>(d)]);
+  return key;
 }
 
-/// The operator's level-0 loops (prefix loops, then its sub-nest) with their trips: with the
-/// level-1 extents of its dimensions, everything its nests' costs depend on.
-std::vector<std::int64_t> nest_key(const Problem &problem, const Dataflow &tree,
-                                   const FusedTiles &tiles, int o) {
-  std::vector<std::int64_t> key{o};
-  for (int d : problem.ops[static_cast<size_t>(o)].dims)
-    key.push_back(tiles.extent[static_cast<size_t>(d)]);
-  const auto add_loops = [&](const std::vector<int> &loops, std::int64_t scope) {
-    for (int d : loops)
-      if (const std::int64_t trips = tiles.trips[static_cast<size_t>(d)]; trips > 1)
-        key.insert(key.end(), {d, trips, scope});
-  };
-  add_loops(tree.prefix, 1);
-  add_loops(tree.subnests[static_cast<size_t>(o)], 0);
-  return key;
+/// The least cost of operator `o`'s nests under `key`: its MACs on every compute unit, and at
+/// level 1 each tensor's tile read (an input) or updated (the output) once per arrival of a new
+/// tile there, which every nest does at least, with nothing below level 1.
+FusedOperatorCost least_operator_cost(const Hardware &hw, const Problem &problem,
+                                      const FusedTiles &tiles, const NestKey &key) {
+  const auto o = static_cast<size_t>(key.op);
+  FusedOperatorCost c;
+  c.levels.resize(hw.hierarchy.levels.size());
+  c.macs = key.trips.productions;
+  for (int d : problem.ops[o].dims)
+    c.macs *= static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
+                                  tiles.trips[static_cast<size_t>(d)]);
+  c.utilised_units = static_cast<double>(hw.hierarchy.compute_units());
+  const std::vector<const TensorAccess *> tensors = operator_tensors(problem.op(key.op));
+  for (size_t t = 0; t < tensors.size(); ++t) {
+    const double words = key.trips.to_last_indexing[t] * tensors[t]->words(tiles.extent);
+    HierTensorCounts &counts = c.levels[1].tensors.emplace_back(HierTensorCounts{}).value();
+    (t + 1 == tensors.size() ? counts.updates : counts.reads) = words;
+  }
+  return c;
 }
 
 class FusedSearch {
 public:
   FusedSearch(const Hardware &hw, const Problem &problem, const HierSearchOptions &options)
-      : hw_(hw), problem_(problem), options_(options), front_(options.objectives) {}
+      : hw_(hw), problem_(problem), options_(options), parts_(hw, options.objectives),
+        front_(options.objectives) {}
 
   FusedHierSearchResult run() {
     const std::vector<Dataflow> trees =
@@ -167,35 +225,31 @@ private:
     if (capacity && outer.level1.buffer_words > static_cast<double>(*capacity))
       return;
     ++result_.statistics.tilings;
-    if (options_.prune && bound_rejects(outer, tiles, tree)) {
+    std::array<NestKey, 2> keys{nest_key(problem_, tree, tiles, 0),
+                                nest_key(problem_, tree, tiles, 1)};
+    const FusedOperatorCost least_consumer = least_operator_cost(hw_, problem_, tiles, keys[1]);
+    if (options_.prune &&
+        front_rejects(outer, least_operator_cost(hw_, problem_, tiles, keys[0]), least_consumer)) {
       ++result_.statistics.tilings_skipped;
       return;
     }
-    const std::vector<OperatorNest> &producer = nests(tree, tiles, 0);
-    const std::vector<OperatorNest> &consumer = nests(tree, tiles, 1);
-    for (const OperatorNest &p : producer)
+    const std::vector<OperatorNest> &producer = nests(tree, tiles, std::move(keys[0]));
+    const std::vector<OperatorNest> &consumer = nests(tree, tiles, std::move(keys[1]));
+    for (const OperatorNest &p : producer) {
+      if (options_.prune && front_rejects(outer, p.cost, least_consumer))
+        continue;
       for (const OperatorNest &c : consumer)
         add(tree_id, tree, tiles, outer, p, c);
+    }
   }
 
-  /// Whether a point of the front is at most the pair's least cost under this loop tree and
-  /// tiling: its outer part and the operators' MACs at full utilisation, nothing else.
-  bool bound_rejects(const FusedOuterCost &outer, const FusedTiles &tiles, const Dataflow &tree) {
-    const auto least = [&](int o) {
-      FusedOperatorCost c;
-      c.levels.resize(hw_.hierarchy.levels.size());
-      c.macs = 1;
-      for (int d : problem_.ops[static_cast<size_t>(o)].dims)
-        c.macs *= static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
-                                      tiles.trips[static_cast<size_t>(d)]);
-      if (o == 0)
-        for (int d : tree.recompute_dims(problem_))
-          c.macs *= static_cast<double>(tiles.trips[static_cast<size_t>(d)]);
-      c.utilised_units = static_cast<double>(hw_.hierarchy.compute_units());
-      return c;
-    };
+  /// Whether a point of the front is at most the cost of the outer part with these operator
+  /// costs (each a nest's or a least cost, least_operator_cost): every objective grows with each
+  /// operator's additive parts, so the front then rejects every mapping they bound.
+  bool front_rejects(const FusedOuterCost &outer, const FusedOperatorCost &producer,
+                     const FusedOperatorCost &consumer) const {
     const FusedHierCost bound =
-        combine_fused_cost(hw_, problem_, outer, least(0), least(1), options_.latency_model);
+        combine_fused_cost(hw_, problem_, outer, producer, consumer, options_.latency_model);
     const ParetoFront::Key key = front_.key_of(hier_objectives(hw_, bound.totals));
     const size_t n = front_.objectives().size();
     return std::any_of(front_.points().begin(), front_.points().end(), [&](const ParetoPoint &p) {
@@ -204,23 +258,28 @@ private:
     });
   }
 
-  const std::vector<OperatorNest> &nests(const Dataflow &tree, const FusedTiles &tiles, int o) {
-    std::vector<std::int64_t> key = nest_key(problem_, tree, tiles, o);
+  const std::vector<OperatorNest> &nests(const Dataflow &tree, const FusedTiles &tiles,
+                                         NestKey key) {
     if (auto it = cache_.find(key); it != cache_.end())
       return it->second;
+    const int o = key.op;
+    std::vector<bool> refilled_at_level1;
+    for (double trips : key.trips.to_last_indexing)
+      refilled_at_level1.push_back(trips > 1);
     std::vector<OperatorNest> kept;
-    for_each_inner_nest(hw_, problem_, o, tiles, options_.prune, [&](const OpMapping &m) {
-      ++result_.statistics.nests;
-      FusedOperatorCost cost =
-          fused_operator_cost(hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
-      if (!fits_inner_levels(hw_, cost))
-        return;
-      std::vector<double> parts = additive_parts(hw_, cost);
-      if (options_.prune)
-        keep_if_undominated({m, std::move(cost), std::move(parts)}, kept);
-      else
-        kept.push_back({m, std::move(cost), std::move(parts)});
-    });
+    for_each_inner_nest(
+        hw_, problem_, o, tiles, refilled_at_level1, options_.prune, [&](const OpMapping &m) {
+          ++result_.statistics.nests;
+          FusedOperatorCost cost =
+              fused_operator_cost(hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
+          if (!fused_operator_fits(hw_, cost))
+            return;
+          std::vector<double> parts = parts_(cost);
+          if (options_.prune)
+            keep_if_undominated({m, std::move(cost), std::move(parts)}, kept);
+          else
+            kept.push_back({m, std::move(cost), std::move(parts)});
+        });
     ++result_.statistics.nest_fronts;
     return cache_.emplace(std::move(key), std::move(kept)).first->second;
   }
@@ -261,10 +320,11 @@ private:
   const Hardware &hw_;
   const Problem &problem_;
   const HierSearchOptions &options_;
+  const AdditiveParts parts_;
   ParetoFront front_;
   FusedHierSearchResult result_;
   std::map<std::uint64_t, FusedHierFrontPoint> found_; // by point id, for the front's points
-  std::map<std::vector<std::int64_t>, std::vector<OperatorNest>> cache_;
+  std::map<NestKey, std::vector<OperatorNest>> cache_;
   std::uint64_t next_id_ = 0;
 };
 

@@ -138,18 +138,6 @@ void TaskSearch::start_level(int level) {
     update_extent(level, static_cast<size_t>(d));
 }
 
-double tile_words(const TensorAccess &access, const std::vector<std::int64_t> &extent) {
-  double tile = 1;
-  for (const IndexExpr &index : access.indices) {
-    double span = 1;
-    for (const IndexTerm &term : index.terms)
-      span += static_cast<double>(term.coef) *
-              static_cast<double>(extent[static_cast<size_t>(term.dim)] - 1);
-    tile *= span;
-  }
-  return tile;
-}
-
 /// The dimensions with a loop in a block above chosen level `level`: those the unchosen levels
 /// take part of, and those the chosen levels between loop over.
 std::uint64_t TaskSearch::loops_above(int level) const {
@@ -178,7 +166,7 @@ bool TaskSearch::fits(int level, const std::vector<std::int64_t> &extent,
     if ((keep_[static_cast<size_t>(level)] >> t & 1U) == 0)
       continue;
     const bool refilled = (s_.relevant[t] & outer_loops) != 0;
-    words += tile_words(*s_.tensors[t], extent) * (storage.double_buffering && refilled ? 2 : 1);
+    words += s_.tensors[t]->words(extent) * (storage.double_buffering && refilled ? 2 : 1);
   }
   return words <= static_cast<double>(*storage.capacity_words);
 }
@@ -331,7 +319,7 @@ bool TaskSearch::subtree_rejected(int level, size_t chosen) {
         trips *= block_trips_[j];
       }
       if (l == current) // the tiles inside were noted when their levels were chosen
-        tile_[l][t] = tile_words(*s_.tensors[t], extent_[l]);
+        tile_[l][t] = s_.tensors[t]->words(extent_[l]);
       delta[l][t] = std::max(delta[l][t], tile_[l][t] * deliveries * costs_.instances(l));
     }
   return !admitted(costs_.objectives(delta, 0), next_tiling_id_);
@@ -409,7 +397,7 @@ void TaskSearch::prepare_orders() {
         }
       }
     for (size_t t = 0; t < s_.tensors.size(); ++t)
-      tile_[l][t] = tile_words(*s_.tensors[t], extent_[l]);
+      tile_[l][t] = s_.tensors[t]->words(extent_[l]);
   }
   buffer_words_ = 0;
   if (levels < 2)

@@ -75,13 +75,14 @@ std::vector<Objective> objectives_of(std::uint64_t seed) {
   }
 }
 
-/// `sizes`: the workload's sizes as `sizes(size)` (spaces the brute force walks in a second).
+/// `sizes`: the size of each workload dimension from its position and random size (spaces the
+/// brute force walks in seconds).
 void expect_pruned_equals_brute_force(std::uint64_t seed,
                                       const hier_random::HierarchyLimits &limits,
-                                      std::int64_t (*sizes)(std::int64_t)) {
+                                      std::int64_t (*sizes)(size_t, std::int64_t)) {
   fused_hier_random::Case c = fused_hier_random::random_case(seed, ChainKind::Gemm, limits);
-  for (Dimension &d : c.workload.dims)
-    d.size = sizes(d.size);
+  for (size_t d = 0; d < c.workload.dims.size(); ++d)
+    c.workload.dims[d].size = sizes(d, c.workload.dims[d].size);
   const Hardware hw = constrained(c.hardware, seed);
   const Problem problem = fused_hier_random::fused_problem(c);
   HierSearchOptions options;
@@ -107,7 +108,17 @@ TEST(FusedHierSearch, PrunedEqualsBruteForceOnRandomChainsWithFanouts) {
   const hier_random::HierarchyLimits limits{2, 1, 2, 1 << 20};
   for (std::uint64_t seed = 1; seed <= 12; ++seed)
     expect_pruned_equals_brute_force(
-        seed, limits, [](std::int64_t size) { return std::int64_t{1} << (size % 2); });
+        seed, limits, [](size_t, std::int64_t size) { return std::int64_t{1} << (size % 2); });
+}
+
+TEST(FusedHierSearch, PrunedEqualsBruteForceWhereTilingsAreNotMaximal) {
+  // Two on-chip levels and m = 8: an inner block's factor of m can give a prime to the level
+  // below it (maximal tilings), and the small inner levels cut tilings part way (capacities).
+  const hier_random::HierarchyLimits limits{2, 1, 2, 1 << 20};
+  for (std::uint64_t seed = 23; seed <= 25; ++seed)
+    expect_pruned_equals_brute_force(seed, limits, [](size_t d, std::int64_t) {
+      return d == 0 ? std::int64_t{8} : std::int64_t{1};
+    });
 }
 
 TEST(FusedHierSearch, BatchedChainsGiveLegalPointsThatEvaluateToTheirObjectives) {

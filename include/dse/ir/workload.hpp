@@ -36,6 +36,9 @@ struct TensorAccess {
   std::vector<IndexExpr> indices;
   /// Whether dimension `dim` appears in any index of this access.
   bool uses(int dim) const;
+  /// Words of the tile whose dimension d spans extent[d]: an affine index spans
+  /// 1 + sum c_i (extent_i - 1).
+  double words(const std::vector<std::int64_t> &extent) const;
 };
 
 /// `Out[...] += In0[...] * In1[...]`: a contraction over every dimension that appears only on the

@@ -61,6 +61,20 @@ FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
 FusedOuterCost fused_outer_cost(const Problem &problem, const FusedOuterForms &forms,
                                 const FusedTiles &tiles, bool first_read_elision);
 
+/// Everything an operator's nest below level 0 reads of the loop tree besides the level-1
+/// extents: per operator tensor, the trips of level 0's loops from the outermost down to the
+/// innermost one that indexes it (1 if none; a prefix loop indexes every tensor), the trips of
+/// all of level 0's loops, and the productions (the recompute trips of a producer, else 1). Two
+/// trees with the same values give every nest the same cost.
+struct FusedLevel0Trips {
+  std::vector<double> to_last_indexing; // per operator tensor (operator_tensors order)
+  double all = 1;
+  double productions = 1;
+};
+
+FusedLevel0Trips fused_level0_trips(const Problem &problem, const Dataflow &outer,
+                                    const FusedTiles &tiles, int o);
+
 /// What operator `o`'s nest below level 0 decides: per level >= 1 its counts per operator tensor
 /// (level 1: its reads and updates; tiles and fills are the outer part's), its MACs and
 /// utilised compute units.
@@ -75,6 +89,10 @@ struct FusedOperatorCost {
 FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,
                                       const Dataflow &outer, const FusedTiles &tiles, int o,
                                       const OpMapping &mapping, bool first_read_elision);
+
+/// Whether the nest's kept tiles fit every level below level 1 (level 1's words are the outer
+/// part's).
+bool fused_operator_fits(const Hardware &hw, const FusedOperatorCost &cost);
 
 /// The pair's cost from its parts.
 FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,
