@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "dse/model/candidate_generation.hpp"
+#include "dse/model/fused_least_cost.hpp"
 #include "dse/search/fused_inner_nests.hpp"
 #include "dse/search/hier_space.hpp"
 #include "dse/search/local_plan_metrics.hpp"
@@ -173,28 +174,6 @@ NestKey nest_key(const Problem &problem, const Dataflow &tree, const FusedTiles 
   return key;
 }
 
-/// The least cost of operator `o`'s nests under `key`: its MACs on every compute unit, and at
-/// level 1 each tensor's tile read (an input) or updated (the output) once per arrival of a new
-/// tile there, which every nest does at least, with nothing below level 1.
-FusedOperatorCost least_operator_cost(const Hardware &hw, const Problem &problem,
-                                      const FusedTiles &tiles, const NestKey &key) {
-  const auto o = static_cast<size_t>(key.op);
-  FusedOperatorCost c;
-  c.levels.resize(hw.hierarchy.levels.size());
-  c.macs = key.trips.productions;
-  for (int d : problem.ops[o].dims)
-    c.macs *= static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
-                                  tiles.trips[static_cast<size_t>(d)]);
-  c.utilised_units = static_cast<double>(hw.hierarchy.compute_units());
-  const std::vector<const TensorAccess *> tensors = operator_tensors(problem.op(key.op));
-  for (size_t t = 0; t < tensors.size(); ++t) {
-    const double words = key.trips.to_last_indexing[t] * tensors[t]->words(tiles.extent);
-    HierTensorCounts &counts = c.levels[1].tensors.emplace_back(HierTensorCounts{}).value();
-    (t + 1 == tensors.size() ? counts.updates : counts.reads) = words;
-  }
-  return c;
-}
-
 class FusedSearch {
 public:
   FusedSearch(const Hardware &hw, const Problem &problem, const HierSearchOptions &options)
@@ -227,9 +206,11 @@ private:
     ++result_.statistics.tilings;
     std::array<NestKey, 2> keys{nest_key(problem_, tree, tiles, 0),
                                 nest_key(problem_, tree, tiles, 1)};
-    const FusedOperatorCost least_consumer = least_operator_cost(hw_, problem_, tiles, keys[1]);
+    const FusedOperatorCost least_consumer =
+        fused_least_operator_cost(hw_, problem_, tiles, 1, keys[1].trips);
     if (options_.prune &&
-        front_rejects(outer, least_operator_cost(hw_, problem_, tiles, keys[0]), least_consumer)) {
+        front_rejects(outer, fused_least_operator_cost(hw_, problem_, tiles, 0, keys[0].trips),
+                      least_consumer)) {
       ++result_.statistics.tilings_skipped;
       return;
     }
@@ -244,8 +225,8 @@ private:
   }
 
   /// Whether a point of the front is at most the cost of the outer part with these operator
-  /// costs (each a nest's or a least cost, least_operator_cost): every objective grows with each
-  /// operator's additive parts, so the front then rejects every mapping they bound.
+  /// costs (each a nest's or a least cost, fused_least_operator_cost): every objective grows with
+  /// each operator's additive parts, so the front then rejects every mapping they bound.
   bool front_rejects(const FusedOuterCost &outer, const FusedOperatorCost &producer,
                      const FusedOperatorCost &consumer) const {
     const FusedHierCost bound =
@@ -267,19 +248,25 @@ private:
     for (double trips : key.trips.to_last_indexing)
       refilled_at_level1.push_back(trips > 1);
     std::vector<OperatorNest> kept;
-    for_each_inner_nest(
-        hw_, problem_, o, tiles, refilled_at_level1, options_.prune, [&](const OpMapping &m) {
-          ++result_.statistics.nests;
-          FusedOperatorCost cost =
-              fused_operator_cost(hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
-          if (!fused_operator_fits(hw_, cost))
-            return;
-          std::vector<double> parts = parts_(cost);
-          if (options_.prune)
-            keep_if_undominated({m, std::move(cost), std::move(parts)}, kept);
-          else
-            kept.push_back({m, std::move(cost), std::move(parts)});
-        });
+    const auto shape_rejected = [&](const OpMapping &shape) {
+      const std::vector<double> least =
+          parts_(fused_least_operator_cost(hw_, problem_, tiles, o, key.trips, &shape));
+      return std::any_of(kept.begin(), kept.end(),
+                         [&](const OperatorNest &k) { return weakly_dominates(k.parts, least); });
+    };
+    for_each_inner_nest(hw_, problem_, o, tiles, refilled_at_level1, options_.prune, shape_rejected,
+                        [&](const OpMapping &m) {
+                          ++result_.statistics.nests;
+                          FusedOperatorCost cost = fused_operator_cost(
+                              hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
+                          if (!fused_operator_fits(hw_, cost))
+                            return;
+                          std::vector<double> parts = parts_(cost);
+                          if (options_.prune)
+                            keep_if_undominated({m, std::move(cost), std::move(parts)}, kept);
+                          else
+                            kept.push_back({m, std::move(cost), std::move(parts)});
+                        });
     ++result_.statistics.nest_fronts;
     return cache_.emplace(std::move(key), std::move(kept)).first->second;
   }

@@ -34,9 +34,11 @@ class InnerNests {
 public:
   InnerNests(const Hardware &hw, const Workload &w, const Operator &op,
              const std::vector<bool> &refilled_at_level1, bool prune,
+             const std::function<bool(const OpMapping &)> &rejected,
              const std::function<void(const OpMapping &)> &visit)
       : h_(hw.hierarchy), w_(w), op_(op), tensors_(operator_tensors(op)), dims_(op.dims()),
-        refilled_at_level1_(refilled_at_level1), prune_(prune), visit_(visit) {}
+        refilled_at_level1_(refilled_at_level1), prune_(prune), rejected_(rejected), visit_(visit) {
+  }
 
   /// Every nest of `row` under each of `keeps`.
   void search_row(const FanoutRow &row, const std::vector<std::vector<std::uint32_t>> &keeps) {
@@ -53,6 +55,8 @@ public:
     for (const std::vector<std::uint32_t> &keep : keeps) {
       for (size_t l = 0; l < levels; ++l)
         m_.levels[l].keep = keep[l];
+      if (prune_ && rejected_(m_))
+        continue;
       for (int d : dims_) {
         const auto at = static_cast<size_t>(d);
         left_[at] = w_.dim_size(d);
@@ -207,6 +211,7 @@ private:
   const std::vector<int> dims_;
   const std::vector<bool> &refilled_at_level1_;
   const bool prune_;
+  const std::function<bool(const OpMapping &)> &rejected_;
   const std::function<void(const OpMapping &)> &visit_;
   OpMapping m_;
   std::vector<std::vector<std::int64_t>> spatial_; // [gap][dim]: product of the gap's fan-outs
@@ -216,10 +221,36 @@ private:
   std::map<std::vector<int>, std::vector<std::vector<int>>> orders_; // by the dimensions present
 };
 
+/// The spatial rows of `op` without a fan-out between levels 0 and 1; when `by_utilisation`, in
+/// decreasing utilisation (ties in row order).
+std::vector<FanoutRow> rows_below_level1(const Hierarchy &h, const Workload &w, const Operator &op,
+                                         bool by_utilisation) {
+  std::vector<FanoutRow> rows = spatial_rows(h, w, op);
+  std::erase_if(rows, [&](const FanoutRow &row) {
+    OpMapping probe;
+    probe.fanouts = row;
+    return fans_out_below_level0(probe, op.dims());
+  });
+  if (!by_utilisation)
+    return rows;
+  const auto units = [&](const FanoutRow &row) {
+    std::int64_t product = 1;
+    for (const std::vector<FanoutMapping> &gap : row)
+      for (const FanoutMapping &f : gap)
+        for (int d : op.dims())
+          product *= f.factor(d);
+    return product;
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](const FanoutRow &a, const FanoutRow &b) { return units(a) > units(b); });
+  return rows;
+}
+
 } // namespace
 
 void for_each_inner_nest(const Hardware &hw, const Problem &problem, int o, const FusedTiles &tiles,
                          const std::vector<bool> &refilled_at_level1, bool prune,
+                         const std::function<bool(const OpMapping &)> &rejected,
                          const std::function<void(const OpMapping &)> &visit) {
   const Hierarchy &h = hw.hierarchy;
   const Workload w = level1_workload(problem, o, tiles);
@@ -227,13 +258,9 @@ void for_each_inner_nest(const Hardware &hw, const Problem &problem, int o, cons
   const std::uint32_t all = (std::uint32_t{1} << operator_tensors(op).size()) - 1;
   std::vector<std::vector<std::uint32_t>> keeps = keep_vectors(h, w, op);
   std::erase_if(keeps, [all](const std::vector<std::uint32_t> &k) { return k[1] != all; });
-  InnerNests nests(hw, w, op, refilled_at_level1, prune, visit);
-  for (const FanoutRow &row : spatial_rows(h, w, op)) {
-    OpMapping probe;
-    probe.fanouts = row;
-    if (!fans_out_below_level0(probe, op.dims()))
-      nests.search_row(row, keeps);
-  }
+  InnerNests nests(hw, w, op, refilled_at_level1, prune, rejected, visit);
+  for (const FanoutRow &row : rows_below_level1(h, w, op, prune))
+    nests.search_row(row, keeps);
 }
 
 } // namespace dse

@@ -34,12 +34,14 @@ Enumerated enumerate(const Hardware &hw, const Problem &problem, const Dataflow 
   for (double trips : fused_level0_trips(problem, tree, tiles, o).to_last_indexing)
     refilled.push_back(trips > 1);
   Enumerated e;
-  for_each_inner_nest(hw, problem, o, tiles, refilled, prune, [&](const OpMapping &m) {
-    ++e.all;
-    const FusedOperatorCost cost = fused_operator_cost(hw, problem, tree, tiles, o, m, true);
-    if (fused_operator_fits(hw, cost))
-      e.fitting.push_back(counts_of(cost));
-  });
+  for_each_inner_nest(
+      hw, problem, o, tiles, refilled, prune, [](const OpMapping &) { return false; },
+      [&](const OpMapping &m) {
+        ++e.all;
+        const FusedOperatorCost cost = fused_operator_cost(hw, problem, tree, tiles, o, m, true);
+        if (fused_operator_fits(hw, cost))
+          e.fitting.push_back(counts_of(cost));
+      });
   return e;
 }
 

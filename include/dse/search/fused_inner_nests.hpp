@@ -22,8 +22,11 @@ namespace dse {
 /// loop indexes every tensor), which decides with the inner blocks which double-buffered tiles
 /// count twice. The hierarchy's mapspace rules are not applied (the fused search runs without
 /// them).
+/// When pruning, the spatial rows are taken in decreasing utilisation, and a row and keep vector
+/// for which `rejected` (called with the fan-outs and keep sets set, factors 1) holds are skipped.
 void for_each_inner_nest(const Hardware &hw, const Problem &problem, int o, const FusedTiles &tiles,
                          const std::vector<bool> &refilled_at_level1, bool prune,
+                         const std::function<bool(const OpMapping &)> &rejected,
                          const std::function<void(const OpMapping &)> &visit);
 
 } // namespace dse
