@@ -11,9 +11,7 @@ namespace dse {
 namespace {
 
 /// `least` is at most `actual` up to rounding (the two sum in different orders).
-void expect_at_most(double least, double actual) {
-  EXPECT_LE(least, actual * (1 + 1e-12) + 1e-9);
-}
+void expect_at_most(double least, double actual) { EXPECT_LE(least, actual * (1 + 1e-12) + 1e-9); }
 
 void expect_bounds(const FusedOperatorCost &least, const FusedOperatorCost &actual) {
   EXPECT_EQ(least.macs, actual.macs);
