@@ -69,6 +69,38 @@ double padded_words(const TensorAccess &access, const FusedTiles &tiles) {
   return access.words(whole);
 }
 
+/// The outer part with every form evaluated by `value`; `tiles` give the padded tensors.
+template <class Value>
+FusedOuterCost outer_cost(const Problem &problem, const FusedOuterForms &forms,
+                          const FusedTiles &tiles, bool first_read_elision, const Value &value) {
+  const double elision = first_read_elision ? 1 : 0;
+  FusedOuterCost cost;
+  cost.dram.tensors.resize(problem.tensors.size());
+  cost.level1.tensors.resize(problem.tensors.size());
+  for (size_t t = 0; t < problem.tensors.size(); ++t) {
+    const TensorTraffic &traffic = forms.traffic[t];
+    HierTensorCounts dram, level1;
+    level1.tile_words = value(traffic.footprint);
+    if (static_cast<int>(t) != problem.intermediate) {
+      const ProblemTensor &tensor = problem.tensors[t];
+      dram.tile_words = padded_words(tensor.access, tiles);
+      if (tensor.role == TensorRole::Input) {
+        dram.reads = value(traffic.reads);
+      } else {
+        dram.updates = value(traffic.writes);
+        dram.reads = dram.updates - elision * dram.tile_words;
+      }
+      level1.fills = dram.reads;
+      cost.dram.tensors[t] = dram;
+    }
+    cost.level1.tensors[t] = level1;
+  }
+  for (const Posynomial &words : forms.live_words)
+    cost.level1.buffer_words = std::max(cost.level1.buffer_words, value(words));
+  cost.vector_ops = value(forms.vector_ops);
+  return cost;
+}
+
 void add_energy(HierTensorCounts &c, const StorageLevel &storage) {
   c.energy_pj =
       c.reads * storage.read_pj + c.fills * storage.fill_pj + c.updates * storage.update_pj;
@@ -182,33 +214,21 @@ FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
 
 FusedOuterCost fused_outer_cost(const Problem &problem, const FusedOuterForms &forms,
                                 const FusedTiles &tiles, bool first_read_elision) {
-  const double elision = first_read_elision ? 1 : 0;
   const AtomTable atoms = level1_atoms(problem, tiles);
-  FusedOuterCost cost;
-  cost.dram.tensors.resize(problem.tensors.size());
-  cost.level1.tensors.resize(problem.tensors.size());
-  for (size_t t = 0; t < problem.tensors.size(); ++t) {
-    const TensorTraffic &traffic = forms.traffic[t];
-    HierTensorCounts dram, level1;
-    level1.tile_words = evaluate(traffic.footprint, atoms);
-    if (static_cast<int>(t) != problem.intermediate) {
-      const ProblemTensor &tensor = problem.tensors[t];
-      dram.tile_words = padded_words(tensor.access, tiles);
-      if (tensor.role == TensorRole::Input) {
-        dram.reads = evaluate(traffic.reads, atoms);
-      } else {
-        dram.updates = evaluate(traffic.writes, atoms);
-        dram.reads = dram.updates - elision * dram.tile_words;
-      }
-      level1.fills = dram.reads;
-      cost.dram.tensors[t] = dram;
-    }
-    cost.level1.tensors[t] = level1;
-  }
-  for (const Posynomial &words : forms.live_words)
-    cost.level1.buffer_words = std::max(cost.level1.buffer_words, evaluate(words, atoms));
-  cost.vector_ops = evaluate(forms.vector_ops, atoms);
-  return cost;
+  return outer_cost(problem, forms, tiles, first_read_elision,
+                    [&atoms](const Posynomial &p) { return evaluate(p, atoms); });
+}
+
+FusedOuterCost fused_outer_cost_bound(const Problem &problem, const FusedOuterForms &forms,
+                                      const AtomTable &lo, const AtomTable &hi,
+                                      bool first_read_elision) {
+  const Workload &w = *problem.workload;
+  FusedTiles whole{std::vector<std::int64_t>(w.dims.size(), 1),
+                   std::vector<std::int64_t>(w.dims.size(), 1)};
+  for (int d : problem.dims)
+    whole.extent[static_cast<size_t>(d)] = w.dim_size(d);
+  return outer_cost(problem, forms, whole, first_read_elision,
+                    [&](const Posynomial &p) { return least_value(p, lo, hi); });
 }
 
 FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,

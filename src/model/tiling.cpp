@@ -49,6 +49,13 @@ double evaluate(const Posynomial &p, const AtomTable &atoms) {
   return sum;
 }
 
+double least_value(const Posynomial &p, const AtomTable &lo, const AtomTable &hi) {
+  double sum = 0.0;
+  for (const auto &[m, c] : p.terms())
+    sum += c * evaluate_monomial(m, c >= 0 ? lo : hi);
+  return sum;
+}
+
 TileMenu parse_tile_menu(const std::string &name) {
   if (name == "divisors")
     return TileMenu::Divisors;

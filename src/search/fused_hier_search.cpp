@@ -59,27 +59,39 @@ std::vector<Dataflow> loop_trees(const Problem &problem, bool double_buffering, 
   return trees;
 }
 
-/// Every level-1 tiling: a divisor of each dimension of the pair (window dimensions whole).
-std::vector<FusedTiles> level1_tilings(const Problem &problem) {
+/// Per workload dimension, its level-1 extents: the divisors of a dimension of the pair (window
+/// dimensions whole), 1 for the others.
+std::vector<std::vector<std::int64_t>> level1_extents(const Problem &problem) {
   const Workload &w = *problem.workload;
-  const FusedTiles unit{std::vector<std::int64_t>(w.dims.size(), 1),
-                        std::vector<std::int64_t>(w.dims.size(), 1)};
-  std::vector<FusedTiles> tilings{unit};
+  std::vector<std::vector<std::int64_t>> extents(w.dims.size(), {1});
   for (int d : problem.dims) {
-    const auto at = static_cast<size_t>(d);
     const std::int64_t size = w.dim_size(d);
-    const std::vector<std::int64_t> extents =
-        problem.is_window[at] ? std::vector<std::int64_t>{size} : divisors(size);
-    std::vector<FusedTiles> next;
-    for (const FusedTiles &t : tilings)
-      for (std::int64_t e : extents) {
-        next.push_back(t);
-        next.back().extent[at] = e;
-        next.back().trips[at] = size / e;
-      }
-    tilings = std::move(next);
+    extents[static_cast<size_t>(d)] = problem.is_window[static_cast<size_t>(d)]
+                                          ? std::vector<std::int64_t>{size}
+                                          : divisors(size);
   }
-  return tilings;
+  return extents;
+}
+
+/// Per workload dimension, the least and the largest value of each level-1 atom over its extents.
+std::pair<AtomTable, AtomTable> atom_ranges(const Problem &problem,
+                                            const std::vector<std::vector<std::int64_t>> &extents) {
+  const Workload &w = *problem.workload;
+  std::pair<AtomTable, AtomTable> ranges;
+  for (size_t d = 0; d < w.dims.size(); ++d) {
+    const std::int64_t size = w.dim_size(static_cast<int>(d));
+    AtomValues lo = atom_values(size, extents[d].front(), 1, 1), hi = lo;
+    for (std::int64_t e : extents[d]) {
+      const AtomValues v = atom_values(size, e, 1, 1);
+      for (size_t a = 0; a < v.size(); ++a) {
+        lo[a] = std::min(lo[a], v[a]);
+        hi[a] = std::max(hi[a], v[a]);
+      }
+    }
+    ranges.first.per_dim.push_back(lo);
+    ranges.second.per_dim.push_back(hi);
+  }
+  return ranges;
 }
 
 /// What the pair's objectives add up of an operator's nest, each part non-decreasing in every
@@ -183,12 +195,12 @@ public:
   FusedHierSearchResult run() {
     const std::vector<Dataflow> trees =
         loop_trees(problem_, hw_.hierarchy.levels[1].double_buffering, options_.prune);
-    const std::vector<FusedTiles> tilings = level1_tilings(problem_);
     result_.statistics.loop_trees = trees.size();
+    const size_t dims = problem_.workload->dims.size();
+    FusedTiles tiles{std::vector<std::int64_t>(dims, 1), std::vector<std::int64_t>(dims, 1)};
     for (size_t t = 0; t < trees.size(); ++t) {
       const FusedOuterForms forms = fused_outer_forms(hw_, problem_, trees[t]);
-      for (const FusedTiles &tiles : tilings)
-        search_tiling(t, trees[t], forms, tiles);
+      choose_extent(t, trees[t], forms, 0, tiles);
     }
     for (const ParetoPoint &p : front_.points())
       result_.front.push_back(std::move(found_.at(p.tiling)));
@@ -196,6 +208,58 @@ public:
   }
 
 private:
+  /// Chooses the level-1 extent of problem dimension `at` onwards, in increasing order; when
+  /// pruning, a partly chosen tiling whose least cost the front rejects, or whose least level-1
+  /// words overflow level 1, is not completed.
+  void choose_extent(size_t tree_id, const Dataflow &tree, const FusedOuterForms &forms, size_t at,
+                     FusedTiles &tiles) {
+    if (at == problem_.dims.size())
+      return search_tiling(tree_id, tree, forms, tiles);
+    const auto d = static_cast<size_t>(problem_.dims[at]);
+    const std::int64_t size = problem_.workload->dim_size(static_cast<int>(d));
+    for (std::int64_t e : extents_[d]) {
+      tiles.extent[d] = e;
+      tiles.trips[d] = size / e;
+      if (options_.prune && at + 1 < problem_.dims.size() &&
+          partial_tiling_rejected(tree, forms, at + 1, tiles)) {
+        ++result_.statistics.partial_tilings_cut;
+        continue;
+      }
+      choose_extent(tree_id, tree, forms, at + 1, tiles);
+    }
+    tiles.extent[d] = tiles.trips[d] = 1;
+  }
+
+  /// Whether every completion of `tiles` (problem dimensions from `chosen` on still to choose)
+  /// overflows level 1 or is rejected by the front: the outer part at its least over the
+  /// unchosen extents (fused_outer_cost_bound), and each operator's least nest cost with the
+  /// unchosen dimensions at extent and trips 1 (tiles and level-0 trips only grow the arrivals
+  /// at level 1) and its MACs at the dimensions' sizes.
+  bool partial_tiling_rejected(const Dataflow &tree, const FusedOuterForms &forms, size_t chosen,
+                               const FusedTiles &tiles) const {
+    AtomTable lo = atom_ranges_.first, hi = atom_ranges_.second;
+    const Workload &w = *problem_.workload;
+    for (size_t i = 0; i < chosen; ++i) {
+      const auto d = static_cast<size_t>(problem_.dims[i]);
+      lo.per_dim[d] = hi.per_dim[d] =
+          atom_values(w.dim_size(static_cast<int>(d)), tiles.extent[d], 1, 1);
+    }
+    const FusedOuterCost outer =
+        fused_outer_cost_bound(problem_, forms, lo, hi, options_.first_read_elision);
+    const std::optional<std::int64_t> &capacity = hw_.hierarchy.levels[1].capacity_words;
+    if (capacity && outer.level1.buffer_words > static_cast<double>(*capacity))
+      return true;
+    const auto least = [&](int o) {
+      const FusedLevel0Trips trips = fused_level0_trips(problem_, tree, tiles, o);
+      FusedOperatorCost c = fused_least_operator_cost(hw_, problem_, tiles, o, trips);
+      c.macs = trips.productions;
+      for (int d : problem_.ops[static_cast<size_t>(o)].dims)
+        c.macs *= static_cast<double>(w.dim_size(d));
+      return c;
+    };
+    return front_rejects(outer, least(0), least(1));
+  }
+
   void search_tiling(size_t tree_id, const Dataflow &tree, const FusedOuterForms &forms,
                      const FusedTiles &tiles) {
     const FusedOuterCost outer =
@@ -312,6 +376,8 @@ private:
   FusedHierSearchResult result_;
   std::map<std::uint64_t, FusedHierFrontPoint> found_; // by point id, for the front's points
   std::map<NestKey, std::vector<OperatorNest>> cache_;
+  const std::vector<std::vector<std::int64_t>> extents_ = level1_extents(problem_);
+  const std::pair<AtomTable, AtomTable> atom_ranges_ = atom_ranges(problem_, extents_);
   std::uint64_t next_id_ = 0;
 };
 

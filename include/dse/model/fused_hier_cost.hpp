@@ -13,6 +13,7 @@
 #include "dse/model/fused_hier_mapping.hpp"
 #include "dse/model/hier_cost.hpp"
 #include "dse/model/metrics.hpp"
+#include "dse/model/tiling.hpp"
 
 namespace dse {
 
@@ -60,6 +61,13 @@ FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
 
 FusedOuterCost fused_outer_cost(const Problem &problem, const FusedOuterForms &forms,
                                 const FusedTiles &tiles, bool first_read_elision);
+
+/// What every divisor tiling whose level-1 atoms (atom_table at the workload's sizes, rows and
+/// columns 1) lie between `lo` and `hi` is at least in every count of the outer part and in level
+/// 1's words (each form at its least over the box, least_value).
+FusedOuterCost fused_outer_cost_bound(const Problem &problem, const FusedOuterForms &forms,
+                                      const AtomTable &lo, const AtomTable &hi,
+                                      bool first_read_elision);
 
 /// Everything an operator's nest below level 0 reads of the loop tree besides the level-1
 /// extents: per operator tensor, the trips of level 0's loops from the outermost down to the

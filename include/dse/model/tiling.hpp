@@ -30,6 +30,10 @@ AtomTable atom_table(const std::vector<std::int64_t> &sizes, const Tiling &tilin
 
 double evaluate_monomial(const Monomial &m, const AtomTable &atoms);
 double evaluate(const Posynomial &p, const AtomTable &atoms);
+/// The least value of `p` over every tiling whose atoms lie between `lo` and `hi` (per dimension
+/// and atom; atoms are never negative): each term at the ends that make it least, a term with a
+/// negative coefficient at its largest.
+double least_value(const Posynomial &p, const AtomTable &lo, const AtomTable &hi);
 
 /// Which tile sizes the search tries per dimension (docs/DESIGN.md §4.3).
 enum class TileMenu { Divisors, PowersOfTwo, ArrayMultiples, All };

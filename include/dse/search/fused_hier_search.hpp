@@ -22,8 +22,9 @@ struct FusedHierFrontPoint {
 };
 
 struct FusedHierSearchStatistics {
-  std::uint64_t loop_trees = 0;      // level-0 loop trees with retention depths
-  std::uint64_t tilings = 0;         // (loop tree, level-1 tiling) pairs that fit level 1
+  std::uint64_t loop_trees = 0;          // level-0 loop trees with retention depths
+  std::uint64_t partial_tilings_cut = 0; // partly chosen level-1 tilings not completed (bound)
+  std::uint64_t tilings = 0;         // (loop tree, level-1 tiling) pairs completed that fit level 1
   std::uint64_t tilings_skipped = 0; // of those, skipped by the bound before any nest
   std::uint64_t nest_fronts = 0;     // per-operator fronts of nests searched (not reused)
   std::uint64_t nests = 0;           // operator nests evaluated
