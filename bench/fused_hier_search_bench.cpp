@@ -4,8 +4,7 @@
 // of the same two operators unfused (each einsum alone, the fronts summed). Prints the search
 // statistics (loop trees, level-1 tilings, those skipped by the bound, nest fronts, nests and
 // whole mappings evaluated), both times, their ratio, and the least energy of each front (what
-// fusing saves); the fused search runs on one thread and on every thread.
-// bench/run_fused_hier_search_benchmark.sh prints the table.
+// fusing saves). bench/run_fused_hier_search_benchmark.sh prints the table.
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstdio>
@@ -50,7 +49,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 struct Measured {
   dse::FusedHierSearchStatistics fused;
-  double fused_s = 0, fused_all_s = 0, unfused_s = 0;
+  double fused_s = 0, unfused_s = 0;
   double fused_least_pj = 0, unfused_least_pj = 0;
   size_t fused_points = 0, unfused_points = 0;
 };
@@ -62,17 +61,16 @@ double least_energy(const std::vector<dse::Objectives> &front) {
   return least;
 }
 
-void fused_benchmark(benchmark::State &state, const Ffn &size, int threads, Measured &m) {
+void fused_benchmark(benchmark::State &state, const Ffn &size, Measured &m) {
   const dse::Hardware hw = a16();
   const dse::Workload w = ffn_workload(size);
   const std::vector<dse::Chain> chains = dse::detect_chains(w);
   const dse::Problem problem = dse::make_fused_problem(w, chains[0].links[0], chains[0].links[1]);
   dse::HierSearchOptions options;
-  options.threads = threads;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     const dse::FusedHierSearchResult r = dse::search_fused_hier_front(hw, problem, options);
-    (threads == 1 ? m.fused_s : m.fused_all_s) = seconds_since(start);
+    m.fused_s = seconds_since(start);
     m.fused = r.statistics;
     std::vector<dse::Objectives> front;
     for (const dse::FusedHierFrontPoint &p : r.front)
@@ -106,22 +104,22 @@ void unfused_benchmark(benchmark::State &state, const Ffn &size, Measured &m) {
 }
 
 void print_summary(const std::map<std::string, Measured> &results) {
-  std::printf("\n%-18s %6s %9s %9s %7s %9s %9s %8s %8s %9s %7s %10s %10s %6s\n",
-              "ffn m x k x n x l", "trees", "tilings", "skipped", "fronts", "nests", "mappings",
-              "fused s", "all thr", "unfused s", "ratio", "fused pJ", "unfused pJ", "points");
+  std::printf("\n%-18s %6s %9s %9s %7s %9s %9s %9s %9s %7s %10s %10s %6s\n", "ffn m x k x n x l",
+              "trees", "tilings", "skipped", "fronts", "nests", "mappings", "fused s", "unfused s",
+              "ratio", "fused pJ", "unfused pJ", "points");
   for (const auto &[name, m] : results) {
-    if (m.fused_s == 0 || m.fused_all_s == 0 || m.unfused_s == 0)
+    if (m.fused_s == 0 || m.unfused_s == 0)
       continue;
-    std::printf("%-18s %6llu %9llu %9llu %7llu %9llu %9llu %8.3f %8.3f %9.3f %7.1f %10.4e %10.4e "
-                "%3zu/%zu\n",
-                name.c_str(), static_cast<unsigned long long>(m.fused.loop_trees),
-                static_cast<unsigned long long>(m.fused.tilings),
-                static_cast<unsigned long long>(m.fused.tilings_skipped),
-                static_cast<unsigned long long>(m.fused.nest_fronts),
-                static_cast<unsigned long long>(m.fused.nests),
-                static_cast<unsigned long long>(m.fused.mappings), m.fused_s, m.fused_all_s,
-                m.unfused_s, m.fused_s / m.unfused_s, m.fused_least_pj, m.unfused_least_pj,
-                m.fused_points, m.unfused_points);
+    std::printf(
+        "%-18s %6llu %9llu %9llu %7llu %9llu %9llu %9.3f %9.3f %7.1f %10.4e %10.4e %3zu/%zu\n",
+        name.c_str(), static_cast<unsigned long long>(m.fused.loop_trees),
+        static_cast<unsigned long long>(m.fused.tilings),
+        static_cast<unsigned long long>(m.fused.tilings_skipped),
+        static_cast<unsigned long long>(m.fused.nest_fronts),
+        static_cast<unsigned long long>(m.fused.nests),
+        static_cast<unsigned long long>(m.fused.mappings), m.fused_s, m.unfused_s,
+        m.fused_s / m.unfused_s, m.fused_least_pj, m.unfused_least_pj, m.fused_points,
+        m.unfused_points);
   }
 }
 
@@ -136,13 +134,11 @@ int main(int argc, char **argv) {
         ->Iterations(1)
         ->Unit(benchmark::kSecond)
         ->UseRealTime();
-    for (int threads : {1, 0})
-      benchmark::RegisterBenchmark(
-          ("fused/a16/ffn-" + size.name() + (threads == 1 ? "/threads:1" : "/threads:all")).c_str(),
-          [&m, size, threads](benchmark::State &s) { fused_benchmark(s, size, threads, m); })
-          ->Iterations(1)
-          ->Unit(benchmark::kSecond)
-          ->UseRealTime();
+    benchmark::RegisterBenchmark(("fused/a16/ffn-" + size.name()).c_str(),
+                                 [&m, size](benchmark::State &s) { fused_benchmark(s, size, m); })
+        ->Iterations(1)
+        ->Unit(benchmark::kSecond)
+        ->UseRealTime();
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

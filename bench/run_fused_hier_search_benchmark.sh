@@ -1,10 +1,9 @@
 #!/bin/sh
 # Runs the fused-pair search benchmark (an FFN pair fused at a16's global buffer, at growing
 # sizes) and prints, per size: the fused search's loop trees, level-1 tilings, tilings skipped by
-# the bound, nest fronts, nests and mappings evaluated, its time on one thread and on every thread
-# beside the baseline measured in the same run (the two operators searched unfused, as `dse
-# explore` does today), the ratio of the one-thread time to it, and the least energy of each
-# front.
+# the bound, nest fronts, nests and mappings evaluated, its time beside the baseline measured in
+# the same run (the two operators searched unfused, as `dse explore` does today), their ratio,
+# and the least energy of each front.
 # Usage: bench/run_fused_hier_search_benchmark.sh [build-dir] [benchmark filter]
 set -eu
 build=${1:-build}

@@ -6,13 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <map>
-#include <memory>
-#include <mutex>
-#include <optional>
-#include <tbb/blocked_range.h>
-#include <tbb/parallel_for.h>
-#include <tbb/partitioner.h>
-#include <tbb/task_arena.h>
 #include <tuple>
 
 #include "dse/model/candidate_generation.hpp"
@@ -52,21 +45,18 @@ std::vector<LocalPlan> local_plans(const Problem &problem, const PrefixChoice &c
   return kept;
 }
 
-/// The loop trees, one group per prefix choice (trees of one group share most nest keys).
-std::vector<std::vector<Dataflow>> loop_tree_groups(const Problem &problem, bool double_buffering,
-                                                    bool prune) {
-  std::vector<std::vector<Dataflow>> groups;
+std::vector<Dataflow> loop_trees(const Problem &problem, bool double_buffering, bool prune) {
+  std::vector<Dataflow> trees;
   for (const PrefixChoice &choice : enumerate_prefix_choices(problem)) {
     const std::vector<LocalPlan> producer =
         local_plans(problem, choice, 0, double_buffering, prune);
     const std::vector<LocalPlan> consumer =
         local_plans(problem, choice, 1, double_buffering, prune);
-    std::vector<Dataflow> &trees = groups.emplace_back();
     for (const LocalPlan &p : producer)
       for (const LocalPlan &c : consumer)
         trees.push_back(assemble_dataflow(problem, choice, {&p, &c}));
   }
-  return groups;
+  return trees;
 }
 
 /// Per workload dimension, its level-1 extents: the divisors of a dimension of the pair (window
@@ -196,84 +186,24 @@ NestKey nest_key(const Problem &problem, const Dataflow &tree, const FusedTiles 
   return key;
 }
 
-/// The nest fronts of every key, each built once by whichever task needs it first (a front
-/// depends on its key only) while the tasks that need it too wait for it.
-class NestCache {
+class FusedSearch {
 public:
-  struct Entry {
-    std::once_flag built;
-    std::vector<OperatorNest> nests;
-    std::uint64_t evaluated = 0; // nests evaluated to build it
-  };
+  FusedSearch(const Hardware &hw, const Problem &problem, const HierSearchOptions &options)
+      : hw_(hw), problem_(problem), options_(options), parts_(hw, options.objectives),
+        front_(options.objectives) {}
 
-  /// The entry of `key`, built by `build(entry)` if no task has built it.
-  template <class Build> const Entry &get(const NestKey &key, const Build &build) {
-    std::shared_ptr<Entry> entry;
-    {
-      const std::lock_guard<std::mutex> lock(mutex_);
-      std::shared_ptr<Entry> &slot = entries_[key];
-      if (!slot)
-        slot = std::make_shared<Entry>();
-      entry = slot;
-    }
-    std::call_once(entry->built, [&] { build(*entry); });
-    return *entry;
-  }
-
-  /// Nest fronts built and nests evaluated for them (the same for any thread count).
-  void add_statistics(FusedHierSearchStatistics &s) const {
-    for (const auto &[key, entry] : entries_) {
-      ++s.nest_fronts;
-      s.nests += entry->evaluated;
-    }
-  }
-
-private:
-  std::mutex mutex_;
-  std::map<NestKey, std::shared_ptr<Entry>> entries_;
-};
-
-using PointId = std::pair<std::uint64_t, std::uint64_t>; // (loop tree, mapping of the task)
-
-/// What every task reads.
-struct FusedSpace {
-  FusedSpace(const Hardware &hw_in, const Problem &problem_in, const HierSearchOptions &o)
-      : hw(hw_in), problem(problem_in), options(o), parts(hw_in, o.objectives),
-        extents(level1_extents(problem_in)), ranges(atom_ranges(problem_in, extents)) {}
-
-  const Hardware &hw;
-  const Problem &problem;
-  const HierSearchOptions &options;
-  const AdditiveParts parts;
-  const std::vector<std::vector<std::int64_t>> extents;
-  const std::pair<AtomTable, AtomTable> ranges; // per dimension, least and largest atoms
-};
-
-/// What one task hands back: its front, the mappings of its points and its statistics (nest
-/// fronts aside: the cache counts them).
-struct FusedTaskResult {
-  explicit FusedTaskResult(const ParetoFront &earlier) : front(earlier) {}
-  ParetoFront front;
-  std::map<PointId, FusedHierFrontPoint> found;
-  FusedHierSearchStatistics statistics;
-};
-
-/// The search of one group of loop trees (ids from `first_tree`), starting from the front of the
-/// batches before it.
-class TreeGroupSearch {
-public:
-  TreeGroupSearch(const FusedSpace &space, const ParetoFront &earlier, NestCache &nests)
-      : hw_(space.hw), problem_(space.problem), options_(space.options), parts_(space.parts),
-        extents_(space.extents), atom_ranges_(space.ranges), nests_(nests), result_(earlier),
-        front_(result_.front) {}
-
-  FusedTaskResult run(const std::vector<Dataflow> &trees, std::uint64_t first_tree) {
+  FusedHierSearchResult run() {
+    const std::vector<Dataflow> trees =
+        loop_trees(problem_, hw_.hierarchy.levels[1].double_buffering, options_.prune);
+    result_.statistics.loop_trees = trees.size();
     const size_t dims = problem_.workload->dims.size();
     FusedTiles tiles{std::vector<std::int64_t>(dims, 1), std::vector<std::int64_t>(dims, 1)};
     for (size_t t = 0; t < trees.size(); ++t) {
       const FusedOuterForms forms = fused_outer_forms(hw_, problem_, trees[t]);
-      choose_extent(first_tree + t, trees[t], forms, 0, tiles);
+      choose_extent(t, trees[t], forms, 0, tiles);
     }
+    for (const ParetoPoint &p : front_.points())
+      result_.front.push_back(std::move(found_.at(p.tiling)));
     return std::move(result_);
   }
 
@@ -348,8 +278,8 @@ private:
       ++result_.statistics.tilings_skipped;
       return;
     }
-    const std::vector<OperatorNest> &producer = nests(tree, tiles, keys[0]);
-    const std::vector<OperatorNest> &consumer = nests(tree, tiles, keys[1]);
+    const std::vector<OperatorNest> &producer = nests(tree, tiles, std::move(keys[0]));
+    const std::vector<OperatorNest> &consumer = nests(tree, tiles, std::move(keys[1]));
     for (const OperatorNest &p : producer) {
       if (options_.prune && front_rejects(outer, p.cost, least_consumer))
         continue;
@@ -374,20 +304,14 @@ private:
   }
 
   const std::vector<OperatorNest> &nests(const Dataflow &tree, const FusedTiles &tiles,
-                                         const NestKey &key) {
-    return nests_.get(key, [&](NestCache::Entry &entry) { build_nests(tree, tiles, key, entry); })
-        .nests;
-  }
-
-  /// The nests of `key` that no other is at most as costly as in every part (every nest that fits
-  /// when not pruning).
-  void build_nests(const Dataflow &tree, const FusedTiles &tiles, const NestKey &key,
-                   NestCache::Entry &entry) const {
+                                         NestKey key) {
+    if (auto it = cache_.find(key); it != cache_.end())
+      return it->second;
     const int o = key.op;
     std::vector<bool> refilled_at_level1;
     for (double trips : key.trips.to_last_indexing)
       refilled_at_level1.push_back(trips > 1);
-    std::vector<OperatorNest> &kept = entry.nests;
+    std::vector<OperatorNest> kept;
     const auto shape_rejected = [&](const OpMapping &shape) {
       const std::vector<double> least =
           parts_(fused_least_operator_cost(hw_, problem_, tiles, o, key.trips, &shape));
@@ -396,7 +320,7 @@ private:
     };
     for_each_inner_nest(hw_, problem_, o, tiles, refilled_at_level1, options_.prune, shape_rejected,
                         [&](const OpMapping &m) {
-                          ++entry.evaluated;
+                          ++result_.statistics.nests;
                           FusedOperatorCost cost = fused_operator_cost(
                               hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
                           if (!fused_operator_fits(hw_, cost))
@@ -407,6 +331,8 @@ private:
                           else
                             kept.push_back({m, std::move(cost), std::move(parts)});
                         });
+    ++result_.statistics.nest_fronts;
+    return cache_.emplace(std::move(key), std::move(kept)).first->second;
   }
 
   void add(size_t tree_id, const Dataflow &tree, const FusedTiles &tiles,
@@ -423,11 +349,10 @@ private:
     if (!front_.admits(point.key, point.candidate, point.tiling))
       return;
     front_.insert(point);
-    result_.found.emplace(
-        PointId{point.candidate, point.tiling},
-        FusedHierFrontPoint{point.objectives,
-                            mapping(tree, tiles, producer.mapping, consumer.mapping),
-                            std::move(cost)});
+    found_.emplace(point.tiling,
+                   FusedHierFrontPoint{point.objectives,
+                                       mapping(tree, tiles, producer.mapping, consumer.mapping),
+                                       std::move(cost)});
   }
 
   /// The whole mapping, level 0's factors and orders filled in.
@@ -446,69 +371,15 @@ private:
   const Hardware &hw_;
   const Problem &problem_;
   const HierSearchOptions &options_;
-  const AdditiveParts &parts_;
-  const std::vector<std::vector<std::int64_t>> &extents_;
-  const std::pair<AtomTable, AtomTable> &atom_ranges_;
-  NestCache &nests_;
-  FusedTaskResult result_;
-  ParetoFront &front_;
+  const AdditiveParts parts_;
+  ParetoFront front_;
+  FusedHierSearchResult result_;
+  std::map<std::uint64_t, FusedHierFrontPoint> found_; // by point id, for the front's points
+  std::map<NestKey, std::vector<OperatorNest>> cache_;
+  const std::vector<std::vector<std::int64_t>> extents_ = level1_extents(problem_);
+  const std::pair<AtomTable, AtomTable> atom_ranges_ = atom_ranges(problem_, extents_);
   std::uint64_t next_id_ = 0;
 };
-
-/// Tree groups per batch: a batch reads the front and the nest fronts of the batches before it.
-/// Fixed, so that the work done does not depend on the thread count.
-constexpr size_t kGroupsPerBatch = 4;
-
-void add_statistics(FusedHierSearchStatistics &total, const FusedHierSearchStatistics &task) {
-  total.partial_tilings_cut += task.partial_tilings_cut;
-  total.tilings += task.tilings;
-  total.tilings_skipped += task.tilings_skipped;
-  total.mappings += task.mappings;
-}
-
-/// The batches of tree groups, each group a task on TBB, merged in group order.
-FusedHierSearchResult search_batches(const FusedSpace &space,
-                                     const std::vector<std::vector<Dataflow>> &groups) {
-  FusedHierSearchResult result;
-  std::vector<std::uint64_t> first_tree{0};
-  for (const std::vector<Dataflow> &g : groups)
-    first_tree.push_back(first_tree.back() + g.size());
-  result.statistics.loop_trees = first_tree.back();
-  ParetoFront front(space.options.objectives);
-  NestCache nests;
-  std::map<PointId, FusedHierFrontPoint> found;
-  tbb::task_arena arena(space.options.threads > 0 ? space.options.threads
-                                                  : tbb::task_arena::automatic);
-  for (size_t begin = 0; begin < groups.size(); begin += kGroupsPerBatch) {
-    const size_t end = std::min(groups.size(), begin + kGroupsPerBatch);
-    std::vector<std::optional<FusedTaskResult>> results(end - begin);
-    arena.execute([&] {
-      tbb::parallel_for(
-          tbb::blocked_range<size_t>(begin, end, 1),
-          [&](const tbb::blocked_range<size_t> &range) {
-            for (size_t g = range.begin(); g != range.end(); ++g)
-              results[g - begin] =
-                  TreeGroupSearch(space, front, nests).run(groups[g], first_tree[g]);
-          },
-          tbb::simple_partitioner());
-    });
-    for (std::optional<FusedTaskResult> &r : results) {
-      add_statistics(result.statistics, r->statistics);
-      for (const ParetoPoint &p : r->front.points())
-        if (const PointId id{p.candidate, p.tiling}; r->found.count(id) && front.insert(p))
-          found.insert_or_assign(id, std::move(r->found.at(id)));
-    }
-    std::erase_if(found, [&](const auto &entry) {
-      return std::none_of(front.points().begin(), front.points().end(), [&](const ParetoPoint &p) {
-        return PointId{p.candidate, p.tiling} == entry.first;
-      });
-    });
-  }
-  for (const ParetoPoint &p : front.points())
-    result.front.push_back(std::move(found.at({p.candidate, p.tiling})));
-  nests.add_statistics(result.statistics);
-  return result;
-}
 
 } // namespace
 
@@ -516,9 +387,7 @@ FusedHierSearchResult search_fused_hier_front(const Hardware &hw, const Problem 
                                               const HierSearchOptions &options) {
   DSE_CHECK(problem.fused() && hw.hierarchy.levels.size() >= 2 && hw.hierarchy.mapspace.empty(),
             "fused search needs a fused pair, an on-chip level and no mapspace rules");
-  const FusedSpace space(hw, problem, options);
-  return search_batches(
-      space, loop_tree_groups(problem, hw.hierarchy.levels[1].double_buffering, options.prune));
+  return FusedSearch(hw, problem, options).run();
 }
 
 } // namespace dse

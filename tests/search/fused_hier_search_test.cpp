@@ -121,33 +121,6 @@ TEST(FusedHierSearch, PrunedEqualsBruteForceWhereTilingsAreNotMaximal) {
     });
 }
 
-TEST(FusedHierSearch, FrontAndStatisticsDoNotDependOnTheThreadCount) {
-  for (std::uint64_t seed = 41; seed <= 44; ++seed) {
-    fused_hier_random::Case c = fused_hier_random::random_case(seed, ChainKind::Gemm, {2, 1, 2});
-    for (Dimension &d : c.workload.dims)
-      d.size = std::int64_t{2} << (d.size % 2);
-    const Hardware hw = constrained(c.hardware, seed);
-    const Problem problem = fused_hier_random::fused_problem(c);
-    HierSearchOptions options;
-    options.objectives = objectives_of(seed);
-    options.threads = 1;
-    const FusedHierSearchResult one = search_fused_hier_front(hw, problem, options);
-    options.threads = 2;
-    const FusedHierSearchResult two = search_fused_hier_front(hw, problem, options);
-    SCOPED_TRACE("seed " + std::to_string(seed));
-    EXPECT_EQ(front_values(one, options.objectives), front_values(two, options.objectives));
-    ASSERT_EQ(one.front.size(), two.front.size());
-    for (size_t i = 0; i < one.front.size(); ++i)
-      EXPECT_EQ(one.front[i].mapping.outer.prefix, two.front[i].mapping.outer.prefix);
-    const auto counts = [](const FusedHierSearchStatistics &s) {
-      return std::vector<std::uint64_t>{s.loop_trees,      s.partial_tilings_cut, s.tilings,
-                                        s.tilings_skipped, s.nest_fronts,         s.nests,
-                                        s.mappings};
-    };
-    EXPECT_EQ(counts(one.statistics), counts(two.statistics));
-  }
-}
-
 TEST(FusedHierSearch, BatchedChainsGiveLegalPointsThatEvaluateToTheirObjectives) {
   for (std::uint64_t seed = 101; seed <= 106; ++seed) {
     const fused_hier_random::Case c =

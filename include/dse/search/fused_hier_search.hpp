@@ -37,9 +37,7 @@ struct FusedHierSearchResult {
 };
 
 /// The exact front of fused `problem` on `hw.hierarchy`, which needs at least one on-chip level
-/// and no mapspace rules. The loop trees of each prefix choice are one task; tasks run in fixed
-/// batches on options.threads threads, each batch reading the front and the nest fronts of the
-/// batches before it, so the front and the statistics are the same for any thread count.
+/// and no mapspace rules. Runs on one thread (options.threads is not read).
 FusedHierSearchResult search_fused_hier_front(const Hardware &hw, const Problem &problem,
                                               const HierSearchOptions &options);
 
