@@ -208,18 +208,19 @@ public:
   }
 
 private:
-  /// Chooses the level-1 extent of problem dimension `at` onwards, in increasing order; when
-  /// pruning, a partly chosen tiling whose least cost the front rejects, or whose least level-1
-  /// words overflow level 1, is not completed.
+  /// Chooses the level-1 extent of problem dimension `at` onwards, largest first (large tiles
+  /// tend to fill the front early, so that the bounds cut more); when pruning, a partly chosen
+  /// tiling whose least cost the front rejects, or whose least level-1 words overflow level 1, is
+  /// not completed.
   void choose_extent(size_t tree_id, const Dataflow &tree, const FusedOuterForms &forms, size_t at,
                      FusedTiles &tiles) {
     if (at == problem_.dims.size())
       return search_tiling(tree_id, tree, forms, tiles);
     const auto d = static_cast<size_t>(problem_.dims[at]);
     const std::int64_t size = problem_.workload->dim_size(static_cast<int>(d));
-    for (std::int64_t e : extents_[d]) {
-      tiles.extent[d] = e;
-      tiles.trips[d] = size / e;
+    for (auto e = extents_[d].rbegin(); e != extents_[d].rend(); ++e) {
+      tiles.extent[d] = *e;
+      tiles.trips[d] = size / *e;
       if (options_.prune && at + 1 < problem_.dims.size() &&
           partial_tiling_rejected(tree, forms, at + 1, tiles)) {
         ++result_.statistics.partial_tilings_cut;
