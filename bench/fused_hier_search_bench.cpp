@@ -17,6 +17,7 @@
 #include "dse/ir/chain.hpp"
 #include "dse/search/fused_hier_search.hpp"
 #include "dse/search/hier_explore.hpp"
+#include "single_run.hpp"
 
 namespace {
 
@@ -129,20 +130,14 @@ int main(int argc, char **argv) {
   std::map<std::string, Measured> results;
   for (const Ffn &size : kSizes) {
     Measured &m = results[size.name()];
-    benchmark::RegisterBenchmark(("unfused/a16/ffn-" + size.name()).c_str(),
-                                 [&m, size](benchmark::State &s) { unfused_benchmark(s, size, m); })
-        ->Iterations(1)
-        ->Unit(benchmark::kSecond)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark(("fused/a16/ffn-" + size.name()).c_str(),
-                                 [&m, size](benchmark::State &s) { fused_benchmark(s, size, m); })
-        ->Iterations(1)
-        ->Unit(benchmark::kSecond)
-        ->UseRealTime();
+    dse_bench::register_single_run(
+        "unfused/a16/ffn-" + size.name(),
+        [&m, size](benchmark::State &s) { unfused_benchmark(s, size, m); });
+    dse_bench::register_single_run("fused/a16/ffn-" + size.name(), [&m, size](benchmark::State &s) {
+      fused_benchmark(s, size, m);
+    });
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  dse_bench::run_registered(argc, argv);
   print_summary(results);
   return 0;
 }

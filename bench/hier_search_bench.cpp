@@ -16,6 +16,7 @@
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/hier_explore.hpp"
 #include "dse/search/hier_space.hpp"
+#include "single_run.hpp"
 
 namespace {
 
@@ -191,20 +192,15 @@ int main(int argc, char **argv) {
       Pair &p = results[name];
       for (int threads : {1, 0}) {
         Measured &m = threads == 1 ? p.one_thread : p.all_threads;
-        benchmark::RegisterBenchmark(
-            ("hier_front/" + name + (threads == 1 ? "/threads:1" : "/threads:all")).c_str(),
+        dse_bench::register_single_run(
+            "hier_front/" + name + (threads == 1 ? "/threads:1" : "/threads:all"),
             [&m, hw = c.hardware, w = workload, threads](benchmark::State &s) {
               hier_front_benchmark(s, hw, w, threads, m);
-            })
-            ->Iterations(1)
-            ->Unit(benchmark::kSecond)
-            ->UseRealTime();
+            });
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  dse_bench::run_registered(argc, argv);
   print_summary(results);
   return 0;
 }

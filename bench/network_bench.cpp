@@ -8,6 +8,7 @@
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/graph/network_plan.hpp"
+#include "single_run.hpp"
 
 namespace {
 
@@ -31,30 +32,23 @@ int main(int argc, char **argv) {
   std::map<std::string, Row> rows;
   for (const std::string &name : kNetworks) {
     const dse::Graph graph = dse::load_network(kRoot + "/networks/" + name + ".onnx");
-    benchmark::RegisterBenchmark(("plan/" + name).c_str(),
-                                 [&, graph, name](benchmark::State &state) {
-                                   dse::NetworkOptions options;
-                                   options.search.menu = dse::TileMenu::PowersOfTwo;
-                                   for (auto _ : state) {
-                                     const dse::NetworkPlan plan =
-                                         dse::plan_network(graph, hw, options);
-                                     rows[name] = {plan.seconds,
-                                                   plan.memory_before.peak_words[0],
-                                                   plan.memory_after.peak_words[0],
-                                                   plan.compression(),
-                                                   plan.layout.speedup(),
-                                                   static_cast<int>(plan.fusion.segments.size())};
-                                   }
-                                   state.counters["compression"] = rows[name].compression;
-                                   state.counters["speedup"] = rows[name].speedup;
-                                 })
-        ->Iterations(1)
-        ->Unit(benchmark::kSecond)
-        ->UseRealTime();
+    dse_bench::register_single_run("plan/" + name, [&, graph, name](benchmark::State &state) {
+      dse::NetworkOptions options;
+      options.search.menu = dse::TileMenu::PowersOfTwo;
+      for (auto _ : state) {
+        const dse::NetworkPlan plan = dse::plan_network(graph, hw, options);
+        rows[name] = {plan.seconds,
+                      plan.memory_before.peak_words[0],
+                      plan.memory_after.peak_words[0],
+                      plan.compression(),
+                      plan.layout.speedup(),
+                      static_cast<int>(plan.fusion.segments.size())};
+      }
+      state.counters["compression"] = rows[name].compression;
+      state.counters["speedup"] = rows[name].speedup;
+    });
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  dse_bench::run_registered(argc, argv);
   std::printf("\n%-22s %10s %14s %14s %12s %9s\n", "network", "plan_s", "gsm_peak_before",
               "gsm_peak_after", "compression", "speedup");
   for (const std::string &name : kNetworks) {

@@ -13,6 +13,7 @@
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
 #include "dse/search/explore.hpp"
+#include "single_run.hpp"
 
 namespace {
 
@@ -108,21 +109,13 @@ int main(int argc, char **argv) {
   std::map<std::string, Measured> results;
   for (const std::string &name : kWorkloads) {
     Measured &m = results[name];
-    benchmark::RegisterBenchmark(("explore/" + name).c_str(),
-                                 [&m, name](benchmark::State &s) { explore_benchmark(s, name, m); })
-        ->Iterations(1)
-        ->Unit(benchmark::kSecond)
-        ->UseRealTime();
-    benchmark::RegisterBenchmark(
-        ("brute_force/" + name).c_str(),
-        [&m, name](benchmark::State &s) { brute_force_benchmark(s, name, m); })
-        ->Iterations(1)
-        ->Unit(benchmark::kSecond)
-        ->UseRealTime();
+    dse_bench::register_single_run(
+        "explore/" + name, [&m, name](benchmark::State &s) { explore_benchmark(s, name, m); });
+    dse_bench::register_single_run("brute_force/" + name, [&m, name](benchmark::State &s) {
+      brute_force_benchmark(s, name, m);
+    });
   }
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  dse_bench::run_registered(argc, argv);
   print_summary(results);
   return 0;
 }

@@ -6,6 +6,7 @@
 #include "dse/config/hardware_parameters.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/sweep.hpp"
+#include "single_run.hpp"
 
 namespace {
 
@@ -37,30 +38,18 @@ Setup make_setup() {
 int main(int argc, char **argv) {
   const Setup setup = make_setup();
   double sweep_seconds = 0, separate_seconds = 0;
-  benchmark::RegisterBenchmark("sweep/12x3",
-                               [&](benchmark::State &state) {
-                                 for (auto _ : state)
-                                   sweep_seconds =
-                                       dse::run_sweep(setup.cases, dse::SearchOptions{}).seconds;
-                               })
-      ->Iterations(1)
-      ->Unit(benchmark::kSecond)
-      ->UseRealTime();
-  benchmark::RegisterBenchmark(
-      "separate/12x3",
-      [&](benchmark::State &state) {
-        for (auto _ : state) {
-          separate_seconds = 0;
-          for (const dse::SweepCase &c : setup.cases)
-            separate_seconds += dse::explore(*c.workload, *c.hw, dse::SearchOptions{}).seconds;
-        }
-      })
-      ->Iterations(1)
-      ->Unit(benchmark::kSecond)
-      ->UseRealTime();
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  dse_bench::register_single_run("sweep/12x3", [&](benchmark::State &state) {
+    for (auto _ : state)
+      sweep_seconds = dse::run_sweep(setup.cases, dse::SearchOptions{}).seconds;
+  });
+  dse_bench::register_single_run("separate/12x3", [&](benchmark::State &state) {
+    for (auto _ : state) {
+      separate_seconds = 0;
+      for (const dse::SweepCase &c : setup.cases)
+        separate_seconds += dse::explore(*c.workload, *c.hw, dse::SearchOptions{}).seconds;
+    }
+  });
+  dse_bench::run_registered(argc, argv);
   if (sweep_seconds > 0 && separate_seconds > 0)
     std::printf("\n%zu cases (12 capacities x %zu workloads): sweep %.3f s, separate explores "
                 "%.3f s, ratio %.3f\n",
