@@ -6,11 +6,11 @@
 
 namespace dse {
 
-/// The words of tensor `t` that cross from its innermost keeper `keeper` to the compute units:
-/// the MACs over the fan-outs between them that share a word (multicast ones for an input, any for
-/// the output) over the dimensions the tensor does not use.
 namespace {
 
+/// The words of the tensor `access` that cross from its innermost keeper `keeper` to the compute
+/// units: the MACs over the fan-outs between them that share a word (multicast ones for an input,
+/// any for the output) over the dimensions the tensor does not use.
 double words_to_compute(const Hierarchy &h, const OpMapping &shape, const ProblemOp &op,
                         const TensorAccess &access, bool output, size_t keeper, double macs) {
   double sharing = 1;

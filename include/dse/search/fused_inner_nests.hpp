@@ -21,9 +21,9 @@ namespace dse {
 /// `refilled_at_level1[t]`: whether a loop at level 0 indexes the operator's tensor t (a scope
 /// loop indexes every tensor), which decides with the inner blocks which double-buffered tiles
 /// count twice. The hierarchy's mapspace rules are not applied (the fused search runs without
-/// them).
-/// When pruning, the spatial rows are taken in decreasing utilisation, and a row and keep vector
-/// for which `rejected` (called with the fan-outs and keep sets set, factors 1) holds are skipped.
+/// them). When pruning, the spatial rows are taken in decreasing utilisation, and a row with a
+/// keep vector for which `rejected` holds (called with the fan-outs and keep sets set, before any
+/// factor is chosen) is skipped.
 void for_each_inner_nest(const Hardware &hw, const Problem &problem, int o, const FusedTiles &tiles,
                          const std::vector<bool> &refilled_at_level1, bool prune,
                          const std::function<bool(const OpMapping &)> &rejected,
