@@ -155,14 +155,21 @@ bool weakly_dominates(const std::vector<double> &a, const std::vector<double> &b
   return true;
 }
 
-/// Adds `nest` to `kept` unless a kept nest is at most as costly in every part (so the first of
-/// equal ones stays), dropping the kept nests it is at most as costly as.
-void keep_if_undominated(OperatorNest &&nest, std::vector<OperatorNest> &kept) {
-  if (std::any_of(kept.begin(), kept.end(),
-                  [&](const OperatorNest &k) { return weakly_dominates(k.parts, nest.parts); }))
+/// Whether a kept nest is at most as costly as `parts` in every part.
+bool dominated(const std::vector<double> &parts, const std::vector<OperatorNest> &kept) {
+  return std::any_of(kept.begin(), kept.end(),
+                     [&](const OperatorNest &k) { return weakly_dominates(k.parts, parts); });
+}
+
+/// Adds nest `m` to `kept` unless a kept nest is at most as costly in every part (so the first of
+/// equal ones stays), dropping the kept nests it is at most as costly as; the mapping is copied
+/// only when kept.
+void keep_if_undominated(const OpMapping &m, FusedOperatorCost &&cost, std::vector<double> &&parts,
+                         std::vector<OperatorNest> &kept) {
+  if (dominated(parts, kept))
     return;
-  std::erase_if(kept, [&](const OperatorNest &k) { return weakly_dominates(nest.parts, k.parts); });
-  kept.push_back(std::move(nest));
+  std::erase_if(kept, [&](const OperatorNest &k) { return weakly_dominates(parts, k.parts); });
+  kept.push_back({m, std::move(cost), std::move(parts)});
 }
 
 /// Everything operator `o`'s nests' costs depend on under a loop tree and tiling: the level-1
@@ -314,10 +321,8 @@ private:
       refilled_at_level1.push_back(trips > 1);
     std::vector<OperatorNest> kept;
     const auto shape_rejected = [&](const OpMapping &shape) {
-      const std::vector<double> least =
-          parts_(fused_least_operator_cost(hw_, problem_, tiles, o, key.trips, &shape));
-      return std::any_of(kept.begin(), kept.end(),
-                         [&](const OperatorNest &k) { return weakly_dominates(k.parts, least); });
+      return dominated(
+          parts_(fused_least_operator_cost(hw_, problem_, tiles, o, key.trips, &shape)), kept);
     };
     for_each_inner_nest(hw_, problem_, o, tiles, refilled_at_level1, options_.prune, shape_rejected,
                         [&](const OpMapping &m) {
@@ -328,7 +333,7 @@ private:
                             return;
                           std::vector<double> parts = parts_(cost);
                           if (options_.prune)
-                            keep_if_undominated({m, std::move(cost), std::move(parts)}, kept);
+                            keep_if_undominated(m, std::move(cost), std::move(parts), kept);
                           else
                             kept.push_back({m, std::move(cost), std::move(parts)});
                         });
