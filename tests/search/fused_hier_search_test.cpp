@@ -112,8 +112,9 @@ TEST(FusedHierSearch, PrunedEqualsBruteForceOnRandomChainsWithFanouts) {
 }
 
 TEST(FusedHierSearch, PrunedEqualsBruteForceWhereTilingsAreNotMaximal) {
-  // Two on-chip levels and m = 8: an inner block's factor of m can give a prime to the level
-  // below it (maximal tilings), and the small inner levels cut tilings part way (capacities).
+  // m = 8 over two on-chip levels (seeds 24 and 25; seed 23 has one): an inner block's factor
+  // of m can give a prime to the level below it (maximal tilings), and the small inner levels cut
+  // tilings part way (capacities).
   const hier_random::HierarchyLimits limits{2, 1, 2, 1 << 20};
   for (std::uint64_t seed = 23; seed <= 25; ++seed)
     expect_pruned_equals_brute_force(seed, limits, [](size_t d, std::int64_t) {
