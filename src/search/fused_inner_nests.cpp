@@ -225,25 +225,19 @@ private:
 /// decreasing utilisation (ties in row order).
 std::vector<FanoutRow> rows_below_level1(const Hierarchy &h, const Workload &w, const Operator &op,
                                          bool by_utilisation) {
+  const std::vector<int> dims = op.dims();
   std::vector<FanoutRow> rows = spatial_rows(h, w, op);
   std::erase_if(rows, [&](const FanoutRow &row) {
     OpMapping probe;
     probe.fanouts = row;
-    return fans_out_below_level0(probe, op.dims());
+    return fans_out_below_level0(probe, dims);
   });
   if (!by_utilisation)
     return rows;
-  const auto units = [&](const FanoutRow &row) {
-    std::int64_t product = 1;
-    for (const std::vector<FanoutMapping> &gap : row)
-      for (const FanoutMapping &f : gap)
-        for (int d : op.dims())
-          product *= f.factor(d);
-    return product;
-  };
-  std::stable_sort(rows.begin(), rows.end(),
-                   [&](const FanoutRow &a, const FanoutRow &b) { return units(a) > units(b); });
-  return rows;
+  std::vector<FanoutRow> ordered;
+  for (size_t r : rows_by_utilisation(rows, dims))
+    ordered.push_back(std::move(rows[r]));
+  return ordered;
 }
 
 } // namespace

@@ -64,22 +64,6 @@ namespace {
 /// skipped does not depend on the thread count.
 constexpr size_t kTasksPerBatch = 16;
 
-/// Spatial rows in decreasing utilisation (ties in row order), so that the front fills early.
-std::vector<size_t> row_visit_order(const HierSearchSpace &s) {
-  std::vector<double> units(s.rows.size(), 1);
-  for (size_t r = 0; r < s.rows.size(); ++r)
-    for (const std::vector<FanoutMapping> &gap : s.rows[r])
-      for (const FanoutMapping &f : gap)
-        for (int d : s.dims)
-          units[r] *= static_cast<double>(f.factor(d));
-  std::vector<size_t> order(s.rows.size());
-  for (size_t r = 0; r < order.size(); ++r)
-    order[r] = r;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](size_t a, size_t b) { return units[a] > units[b]; });
-  return order;
-}
-
 void add_statistics(HierSearchStatistics &total, const HierSearchStatistics &task) {
   total.tilings += task.tilings;
   total.tilings_kept += task.tilings_kept;
@@ -117,7 +101,7 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
   result.statistics.spatial_rows = space.rows.size();
   result.statistics.keep_vectors = space.keeps.size();
   std::vector<std::pair<size_t, size_t>> tasks; // (row, keep) in visit order
-  for (size_t row : row_visit_order(space))
+  for (size_t row : rows_by_utilisation(space.rows, space.dims))
     for (size_t keep = 0; keep < space.keeps.size(); ++keep)
       tasks.emplace_back(row, keep);
   ParetoFront front(options.objectives);

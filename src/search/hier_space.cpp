@@ -111,6 +111,23 @@ std::vector<FanoutRow> spatial_rows(const Hierarchy &h, const Workload &workload
   return rows;
 }
 
+std::vector<size_t>
+rows_by_utilisation(const std::vector<std::vector<std::vector<FanoutMapping>>> &rows,
+                    const std::vector<int> &dims) {
+  std::vector<double> units(rows.size(), 1);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (const std::vector<FanoutMapping> &gap : rows[r])
+      for (const FanoutMapping &f : gap)
+        for (int d : dims)
+          units[r] *= static_cast<double>(f.factor(d));
+  std::vector<size_t> order(rows.size());
+  for (size_t r = 0; r < order.size(); ++r)
+    order[r] = r;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return units[a] > units[b]; });
+  return order;
+}
+
 std::vector<std::vector<std::uint32_t>> keep_vectors(const Hierarchy &h, const Workload &workload,
                                                      const Operator &op) {
   const BoundMapspace rules = bind_mapspace(h, workload, op);

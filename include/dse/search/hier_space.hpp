@@ -27,6 +27,12 @@ std::vector<std::int64_t> divisors(std::int64_t n);
 std::vector<std::vector<std::vector<FanoutMapping>>>
 spatial_rows(const Hierarchy &h, const Workload &workload, const Operator &op);
 
+/// The indices of `rows` in decreasing utilisation (the product of their factors over `dims`;
+/// ties in row order): searched in this order, a front fills early.
+std::vector<size_t>
+rows_by_utilisation(const std::vector<std::vector<std::vector<FanoutMapping>>> &rows,
+                    const std::vector<int> &dims);
+
 /// Every keep vector: per level a mask over operator_tensors(op) that respects the level's
 /// `holds` and the keep and bypass of its mapspace rule; level 0 keeps everything.
 std::vector<std::vector<std::uint32_t>> keep_vectors(const Hierarchy &h, const Workload &workload,
