@@ -26,22 +26,32 @@ struct OperatorNest {
   std::vector<double> parts;
 };
 
-/// Operator `op`'s local plans under `choice`. Pruned: of the plans with the same sub-nest (the
-/// same nests below level 0, whose costs do not depend on retention depths), those no other is
-/// provably as good as in every part of the level-0 and level-1 metrics it contributes.
+/// Operator `op`'s local plans under `choice`. Pruned: those no other plan is provably as good as
+/// in every part of the level-0 and level-1 metrics it contributes and, since its nests below
+/// level 0 read the sub-nest's order, in every entry of loop_order_row (so a plan is only
+/// compared with plans over the same loops).
 std::vector<LocalPlan> local_plans(const Problem &problem, const PrefixChoice &choice, int op,
                                    bool double_buffering, bool prune) {
   std::vector<LocalPlan> plans = enumerate_local_plans(problem, choice, op);
   if (!prune)
     return plans;
-  std::map<std::vector<int>, std::vector<LocalPlan>> by_subnest;
-  for (LocalPlan &plan : plans)
-    by_subnest[plan.subnest].push_back(std::move(plan));
+  std::map<std::vector<int>, std::vector<LocalPlan>> by_loops;
+  for (LocalPlan &plan : plans) {
+    std::vector<int> loops = plan.subnest;
+    std::sort(loops.begin(), loops.end());
+    by_loops[loops].push_back(std::move(plan));
+  }
   std::vector<LocalPlan> kept;
-  for (auto &[subnest, group] : by_subnest)
-    for (size_t i :
-         undominated_rows(local_plan_metrics(problem, choice, op, group, double_buffering)))
+  for (auto &[loops, group] : by_loops) {
+    std::vector<MetricRow> rows =
+        local_plan_metrics(problem, choice, op, group, double_buffering);
+    for (size_t i = 0; i < group.size(); ++i) {
+      const MetricRow order = loop_order_row(problem, op, group[i]);
+      rows[i].insert(rows[i].end(), order.begin(), order.end());
+    }
+    for (size_t i : undominated_rows(rows))
       kept.push_back(group[i]);
+  }
   return kept;
 }
 

@@ -1,5 +1,9 @@
-// Local metrics of local plans.
+// Local metrics of local plans, and the order of their sub-nest loops.
 #include "dse/search/local_plan_metrics.hpp"
+
+#include <algorithm>
+
+#include "dse/ir/hier_mapping.hpp"
 
 namespace dse {
 
@@ -20,6 +24,21 @@ std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixCh
     rows.push_back(local_metrics(problem, df, op, double_buffering).as_vector());
   }
   return rows;
+}
+
+MetricRow loop_order_row(const Problem &problem, int op, const LocalPlan &plan) {
+  std::vector<int> loops = plan.subnest; // entries in dimension order, the same for every order
+  std::sort(loops.begin(), loops.end());
+  const auto position = [&plan](int d) {
+    return std::find(plan.subnest.begin(), plan.subnest.end(), d) - plan.subnest.begin();
+  };
+  MetricRow row;
+  for (const TensorAccess *tensor : operator_tensors(problem.op(op)))
+    for (int d : loops)
+      for (int j : loops)
+        if (!tensor->uses(d) && tensor->uses(j))
+          row.push_back(Posynomial::constant(position(d) < position(j) ? 1 : 0));
+  return row;
 }
 
 } // namespace dse

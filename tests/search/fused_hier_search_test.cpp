@@ -5,10 +5,12 @@
 // that fits and whose evaluation gives its objectives.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/search/fused_hier_search.hpp"
+#include "dse/search/local_plan_metrics.hpp"
 #include "model/fused_hier_random.hpp"
 
 namespace dse {
@@ -79,8 +81,9 @@ std::vector<Objective> objectives_of(std::uint64_t seed) {
 /// brute force walks in seconds).
 void expect_pruned_equals_brute_force(std::uint64_t seed,
                                       const hier_random::HierarchyLimits &limits,
-                                      std::int64_t (*sizes)(size_t, std::int64_t)) {
-  fused_hier_random::Case c = fused_hier_random::random_case(seed, ChainKind::Gemm, limits);
+                                      std::int64_t (*sizes)(size_t, std::int64_t),
+                                      ChainKind kind = ChainKind::Gemm) {
+  fused_hier_random::Case c = fused_hier_random::random_case(seed, kind, limits);
   for (size_t d = 0; d < c.workload.dims.size(); ++d)
     c.workload.dims[d].size = sizes(d, c.workload.dims[d].size);
   const Hardware hw = constrained(c.hardware, seed);
@@ -94,11 +97,11 @@ void expect_pruned_equals_brute_force(std::uint64_t seed,
   const FusedHierSearchResult brute = search_fused_hier_front(hw, problem, options);
   options.prune = true;
   const FusedHierSearchResult pruned = search_fused_hier_front(hw, problem, options);
-  SCOPED_TRACE("seed " + std::to_string(seed) + " with sizes " +
-               std::to_string(c.workload.dims[0].size) + " " +
-               std::to_string(c.workload.dims[1].size) + " " +
-               std::to_string(c.workload.dims[2].size) + " " +
-               std::to_string(c.workload.dims[3].size) + ": " + fused_hier_random::describe(c));
+  std::string sizes_text;
+  for (const auto &d : c.workload.dims)
+    sizes_text += " " + std::to_string(d.size);
+  SCOPED_TRACE("seed " + std::to_string(seed) + " with sizes" + sizes_text + ": " +
+               fused_hier_random::describe(c));
   EXPECT_EQ(front_values(pruned, options.objectives), front_values(brute, options.objectives));
   EXPECT_LE(pruned.statistics.mappings, brute.statistics.mappings);
   expect_points_are_legal_and_evaluate_to_their_objectives(hw, problem, pruned, options);
@@ -120,6 +123,75 @@ TEST(FusedHierSearch, PrunedEqualsBruteForceWhereTilingsAreNotMaximal) {
     expect_pruned_equals_brute_force(seed, limits, [](size_t d, std::int64_t) {
       return d == 0 ? std::int64_t{8} : std::int64_t{1};
     });
+}
+
+/// Every tiling of `problem`'s dimensions (level-1 extents dividing the sizes), with its trips.
+std::vector<FusedTiles> every_tiling(const Problem &problem) {
+  const Workload &w = *problem.workload;
+  std::vector<FusedTiles> out{{std::vector<std::int64_t>(w.dims.size(), 1),
+                               std::vector<std::int64_t>(w.dims.size(), 1)}};
+  for (int d : problem.dims) {
+    std::vector<FusedTiles> next;
+    const std::int64_t size = w.dim_size(d);
+    for (const FusedTiles &t : out)
+      for (std::int64_t e = 1; e <= size; ++e)
+        if (size % e == 0) {
+          FusedTiles u = t;
+          u.extent[static_cast<size_t>(d)] = e;
+          u.trips[static_cast<size_t>(d)] = size / e;
+          next.push_back(std::move(u));
+        }
+    out = std::move(next);
+  }
+  return out;
+}
+
+TEST(FusedHierSearch, LoopOrderRowsBoundHowOftenEveryTensorReachesLevel1) {
+  // The lemma behind pruning local plans across sub-nest orders: of two plans over the same
+  // loops, the one whose loop_order_row is at most the other's has at most its trips to the
+  // last indexing loop, for every tensor at every tiling.
+  size_t compared = 0, dominated = 0;
+  for (std::uint64_t seed = 201; seed <= 206; ++seed) {
+    const fused_hier_random::Case c =
+        fused_hier_random::random_case(seed, ChainKind::BatchedGemm, {1, 0, 1, 1 << 20});
+    const Problem problem = fused_hier_random::fused_problem(c);
+    const std::vector<FusedTiles> tilings = every_tiling(problem);
+    for (const PrefixChoice &choice : enumerate_prefix_choices(problem))
+      for (int op = 0; op < 2; ++op) {
+        std::vector<LocalPlan> plans; // one per sub-nest order: the trips read nothing else
+        for (LocalPlan &plan : enumerate_local_plans(problem, choice, op))
+          if (std::none_of(plans.begin(), plans.end(),
+                           [&](const LocalPlan &p) { return p.subnest == plan.subnest; }))
+            plans.push_back(std::move(plan));
+        const LocalPlan other = enumerate_local_plans(problem, choice, 1 - op).front();
+        const auto tree = [&](const LocalPlan &plan) {
+          return op == 0 ? assemble_dataflow(problem, choice, {&plan, &other})
+                         : assemble_dataflow(problem, choice, {&other, &plan});
+        };
+        for (const LocalPlan &a : plans)
+          for (const LocalPlan &b : plans) {
+            if (!std::is_permutation(a.subnest.begin(), a.subnest.end(), b.subnest.begin(),
+                                     b.subnest.end()))
+              continue;
+            ++compared;
+            if (!dominates(loop_order_row(problem, op, a), loop_order_row(problem, op, b)))
+              continue;
+            ++dominated;
+            const Dataflow ta = tree(a), tb = tree(b);
+            for (const FusedTiles &tiles : tilings) {
+              const FusedLevel0Trips x = fused_level0_trips(problem, ta, tiles, op);
+              const FusedLevel0Trips y = fused_level0_trips(problem, tb, tiles, op);
+              for (size_t t = 0; t < x.to_last_indexing.size(); ++t)
+                ASSERT_LE(x.to_last_indexing[t], y.to_last_indexing[t])
+                    << "seed " << seed << ", operator " << op << ", tensor " << t;
+              ASSERT_EQ(x.all, y.all);
+              ASSERT_EQ(x.productions, y.productions);
+            }
+          }
+      }
+  }
+  EXPECT_LT(dominated, compared); // some orders are incomparable
+  EXPECT_GT(dominated, compared / 10);
 }
 
 TEST(FusedHierSearch, BatchedChainsGiveLegalPointsThatEvaluateToTheirObjectives) {

@@ -16,4 +16,12 @@ std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixCh
                                           int op, const std::vector<LocalPlan> &plans,
                                           bool double_buffering);
 
+/// Which loops of `plan`'s sub-nest sit above which, as the nests of a fused pair below level 0
+/// read them (FusedLevel0Trips::to_last_indexing, docs/HIERARCHY.md §8.3): per operator tensor,
+/// per sub-nest loop `d` that does not index it and loop `j` that does, 1 if `d` is above `j`
+/// (its trips then count in the tensor's deliveries to level 1), else 0. Of two plans of an
+/// operator over the same loops under one prefix, one whose entries are at most the other's
+/// delivers every tensor at most as often at every tiling.
+MetricRow loop_order_row(const Problem &problem, int op, const LocalPlan &plan);
+
 } // namespace dse
