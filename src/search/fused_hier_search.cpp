@@ -28,34 +28,51 @@ struct OperatorNest {
 
 /// Operator `op`'s local plans under `choice`. Pruned: those no other plan is provably as good as
 /// in every part of the level-0 and level-1 metrics it contributes and, since its nests below
-/// level 0 read the sub-nest's order, in every entry of loop_order_row (so a plan is only
-/// compared with plans over the same loops).
+/// level 0 read its level-0 loops, in every entry of level0_loops_row.
 std::vector<LocalPlan> local_plans(const Problem &problem, const PrefixChoice &choice, int op,
                                    bool double_buffering, bool prune) {
   std::vector<LocalPlan> plans = enumerate_local_plans(problem, choice, op);
   if (!prune)
     return plans;
-  std::map<std::vector<int>, std::vector<LocalPlan>> by_loops;
-  for (LocalPlan &plan : plans) {
-    std::vector<int> loops = plan.subnest;
-    std::sort(loops.begin(), loops.end());
-    by_loops[loops].push_back(std::move(plan));
+  std::vector<MetricRow> rows = local_plan_metrics(problem, choice, op, plans, double_buffering);
+  for (size_t i = 0; i < plans.size(); ++i) {
+    std::vector<int> path = choice.prefix;
+    path.insert(path.end(), plans[i].subnest.begin(), plans[i].subnest.end());
+    const MetricRow loops = level0_loops_row(problem, op, path, choice.prefix.size());
+    rows[i].insert(rows[i].end(), loops.begin(), loops.end());
   }
   std::vector<LocalPlan> kept;
-  for (auto &[loops, group] : by_loops) {
-    std::vector<MetricRow> rows =
-        local_plan_metrics(problem, choice, op, group, double_buffering);
-    for (size_t i = 0; i < group.size(); ++i) {
-      const MetricRow order = loop_order_row(problem, op, group[i]);
-      rows[i].insert(rows[i].end(), order.begin(), order.end());
-    }
-    for (size_t i : undominated_rows(rows))
-      kept.push_back(group[i]);
-  }
+  for (size_t i : undominated_rows(rows))
+    kept.push_back(std::move(plans[i]));
   return kept;
 }
 
-std::vector<Dataflow> loop_trees(const Problem &problem, bool double_buffering, bool prune) {
+/// What a loop tree decides of every mapping's cost, as a row of forms over the level-1 tiling:
+/// the outer part's (the inputs' level-0 reads, the outputs' level-0 updates, each operator's
+/// live words at level 1, the attached operators' work: fused_outer_cost reads nothing else of
+/// the tree) and, per operator, level0_loops_row. A tree whose row is provably at most another's
+/// is at most as costly, with the same nests, at every tiling.
+MetricRow loop_tree_row(const Hardware &hw, const Problem &problem, const Dataflow &tree) {
+  const FusedOuterForms forms = fused_outer_forms(hw, problem, tree);
+  Posynomial reads, updates;
+  for (size_t t = 0; t < problem.tensors.size(); ++t) {
+    if (problem.tensors[t].role == TensorRole::Input)
+      reads += forms.traffic[t].reads;
+    else if (problem.tensors[t].role == TensorRole::Output)
+      updates += forms.traffic[t].writes;
+  }
+  MetricRow row{reads, updates};
+  row.insert(row.end(), forms.live_words.begin(), forms.live_words.end());
+  row.push_back(forms.vector_ops);
+  for (int o = 0; o < 2; ++o) {
+    const MetricRow loops = level0_loops_row(problem, o, tree.path(o), tree.prefix.size());
+    row.insert(row.end(), loops.begin(), loops.end());
+  }
+  return row;
+}
+
+std::vector<Dataflow> loop_trees(const Hardware &hw, const Problem &problem, bool prune) {
+  const bool double_buffering = hw.hierarchy.levels[1].double_buffering;
   std::vector<Dataflow> trees;
   for (const PrefixChoice &choice : enumerate_prefix_choices(problem)) {
     const std::vector<LocalPlan> producer =
@@ -66,7 +83,15 @@ std::vector<Dataflow> loop_trees(const Problem &problem, bool double_buffering, 
       for (const LocalPlan &c : consumer)
         trees.push_back(assemble_dataflow(problem, choice, {&p, &c}));
   }
-  return trees;
+  if (!prune)
+    return trees;
+  std::vector<MetricRow> rows;
+  for (const Dataflow &tree : trees)
+    rows.push_back(loop_tree_row(hw, problem, tree));
+  std::vector<Dataflow> kept;
+  for (size_t i : undominated_rows(rows))
+    kept.push_back(std::move(trees[i]));
+  return kept;
 }
 
 /// Per workload dimension, its level-1 extents: the divisors of a dimension of the pair (window
@@ -210,8 +235,7 @@ public:
         front_(options.objectives) {}
 
   FusedHierSearchResult run() {
-    const std::vector<Dataflow> trees =
-        loop_trees(problem_, hw_.hierarchy.levels[1].double_buffering, options_.prune);
+    const std::vector<Dataflow> trees = loop_trees(hw_, problem_, options_.prune);
     result_.statistics.loop_trees = trees.size();
     const size_t dims = problem_.workload->dims.size();
     FusedTiles tiles{std::vector<std::int64_t>(dims, 1), std::vector<std::int64_t>(dims, 1)};

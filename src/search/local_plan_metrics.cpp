@@ -26,18 +26,33 @@ std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixCh
   return rows;
 }
 
-MetricRow loop_order_row(const Problem &problem, int op, const LocalPlan &plan) {
-  std::vector<int> loops = plan.subnest; // entries in dimension order, the same for every order
-  std::sort(loops.begin(), loops.end());
-  const auto position = [&plan](int d) {
-    return std::find(plan.subnest.begin(), plan.subnest.end(), d) - plan.subnest.begin();
+MetricRow level0_loops_row(const Problem &problem, int op, const std::vector<int> &path,
+                           size_t prefix_length) {
+  const auto position = [&path](int d) {
+    return static_cast<size_t>(std::find(path.begin(), path.end(), d) - path.begin());
   };
+  const auto indexes = [&](const TensorAccess &tensor, int d) {
+    const size_t at = position(d);
+    return at < prefix_length || (at < path.size() && tensor.uses(d));
+  };
+  const ProblemOp &problem_op = problem.ops[static_cast<size_t>(op)];
   MetricRow row;
   for (const TensorAccess *tensor : operator_tensors(problem.op(op)))
-    for (int d : loops)
-      for (int j : loops)
-        if (!tensor->uses(d) && tensor->uses(j))
-          row.push_back(Posynomial::constant(position(d) < position(j) ? 1 : 0));
+    for (int d : problem.dims)
+      for (int j : problem.dims) {
+        const bool counted = indexes(*tensor, d) || (indexes(*tensor, j) && position(d) <= position(j));
+        row.push_back(Posynomial::constant(position(d) < path.size() && counted ? 1 : 0));
+      }
+  Posynomial all = Posynomial::constant(1), productions = Posynomial::constant(1);
+  for (size_t i = 0; i < path.size(); ++i) {
+    const Posynomial trips = Posynomial::atom(path[i], Atom::Trips);
+    all = all * trips;
+    if (i < prefix_length && std::find(problem_op.dims.begin(), problem_op.dims.end(), path[i]) ==
+                                 problem_op.dims.end())
+      productions = productions * trips;
+  }
+  row.push_back(all);
+  row.push_back(productions);
   return row;
 }
 

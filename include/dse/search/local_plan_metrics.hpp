@@ -16,12 +16,16 @@ std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixCh
                                           int op, const std::vector<LocalPlan> &plans,
                                           bool double_buffering);
 
-/// Which loops of `plan`'s sub-nest sit above which, as the nests of a fused pair below level 0
-/// read them (FusedLevel0Trips::to_last_indexing, docs/HIERARCHY.md §8.3): per operator tensor,
-/// per sub-nest loop `d` that does not index it and loop `j` that does, 1 if `d` is above `j`
-/// (its trips then count in the tensor's deliveries to level 1), else 0. Of two plans of an
-/// operator over the same loops under one prefix, one whose entries are at most the other's
-/// delivers every tensor at most as often at every tiling.
-MetricRow loop_order_row(const Problem &problem, int op, const LocalPlan &plan);
+/// What operator `op`'s nests below level 0 read of its level-0 loops (`path`: the prefix, then
+/// its sub-nest), as a row that orders loop trees (docs/HIERARCHY.md §8.3): per operator tensor
+/// and pair of dimensions (d, j), 1 if `d` is a loop of `path` whose trips count in the tensor's
+/// deliveries to level 1 whenever `j` steps (`d` indexes the tensor, a prefix loop indexing
+/// every tensor, or `d` is at or above `j` and `j` indexes it), else 0; then the trips of every
+/// loop of `path`, and the trips of its prefix loops the operator does not iterate (its
+/// productions). A tree whose row is at most another's delivers every tensor of the operator at
+/// most as often, with at most as many level-0 trips and productions, at every tiling
+/// (FusedLevel0Trips).
+MetricRow level0_loops_row(const Problem &problem, int op, const std::vector<int> &path,
+                           size_t prefix_length);
 
 } // namespace dse
