@@ -109,10 +109,10 @@ struct Measured {
 /// Every einsum's statistics added up (spatial rows and keep vectors too).
 dse::HierSearchStatistics total_statistics(const dse::HierExploreResult &r) {
   dse::HierSearchStatistics total;
-  for (const dse::HierOperatorFront &o : r.operators) {
-    if (o.pass)
+  for (const dse::HierSegmentFront &segment : r.segments) {
+    if (segment.pass)
       continue;
-    const dse::HierSearchStatistics &s = o.search.statistics;
+    const dse::HierSearchStatistics &s = segment.search.statistics;
     total.spatial_rows += s.spatial_rows;
     total.keep_vectors += s.keep_vectors;
     total.tilings += s.tilings;

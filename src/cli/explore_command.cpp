@@ -37,6 +37,9 @@ std::vector<Objective> parse_objective_list(const std::string &list) {
 }
 
 SearchOptions search_options(const SearchFlags &flags) {
+  if (flags.hier_fusion)
+    throw UserError("--hier-fusion applies to general hierarchies; on this hardware fused pairs "
+                    "are searched unless --no-fusion");
   SearchOptions options;
   options.menu = parse_tile_menu(flags.tiles);
   options.objectives = parse_objective_list(flags.objectives);

@@ -13,14 +13,17 @@ namespace dse {
 
 namespace {
 
-/// The mapping file of one front point: a segment per einsum (vector passes need none).
+/// The mapping file of one front point: a segment per einsum or fused pair (vector passes need
+/// none).
 std::string plan_mapping_yaml(const HierExploreResult &result, const HierPlan &plan,
                               const Workload &workload, const Hardware &hw) {
   std::string out = hier_mapping_header(workload);
-  for (size_t i = 0; i < plan.parts.size(); ++i) {
-    const HierOperatorFront &o = result.operators[i];
-    if (!o.pass)
-      out += hier_segment_yaml(hw, workload, o.op, o.search.front[plan.parts[i]].mapping);
+  for (const HierPlanPart &part : plan.parts) {
+    const HierSegmentFront &s = result.segments[part.segment];
+    if (s.pair)
+      out += hier_fused_segment_yaml(hw, *s.pair, s.fused.front[part.point].mapping);
+    else if (!s.pass)
+      out += hier_segment_yaml(hw, workload, s.ops.front(), s.search.front[part.point].mapping);
   }
   return out;
 }
@@ -37,6 +40,7 @@ HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &
   options.latency_model = parse_latency_model(flags.latency_model);
   options.first_read_elision = hw.hierarchy.first_read_elision;
   options.threads = flags.threads;
+  options.fusion = flags.hier_fusion;
   return options;
 }
 

@@ -1,5 +1,6 @@
 // The front of a general hierarchy as CSV (its rows shared with `dse sweep`) and JSON, one
-// mapping line per operator, and the search statistics.
+// mapping line per segment (an operator alone, a vector pass or a fused pair), and the search
+// statistics.
 #include "dse/cli/hier_front_report.hpp"
 
 #include <algorithm>
@@ -17,34 +18,46 @@ struct PlanTotals {
   double dram_reads = 0, dram_updates = 0, macs = 0, compute_cycles = 0, latency_cycles = 0;
 };
 
-const HierFrontPoint &part(const HierExploreResult &r, const HierPlan &plan, size_t i) {
-  return r.operators[i].search.front[plan.parts[i]];
-}
-
 void add_pass(PlanTotals &t, const HierVectorPass &pass) {
   t.dram_reads += pass.dram_reads;
   t.dram_updates += pass.dram_updates;
   t.latency_cycles += pass.latency_cycles;
 }
 
+/// The cost of a searched part (an einsum alone or a fused pair), nullptr for a vector pass.
+const HierCost *part_cost(const HierExploreResult &r, const HierPlanPart &part) {
+  const HierSegmentFront &s = r.segments[part.segment];
+  if (s.pass)
+    return nullptr;
+  return s.pair ? &s.fused.front[part.point].cost.totals : &s.search.front[part.point].cost;
+}
+
 PlanTotals plan_totals(const HierExploreResult &r, const HierPlan &plan) {
   PlanTotals t;
-  for (size_t i = 0; i < plan.parts.size(); ++i) {
-    if (const std::optional<HierVectorPass> &pass = r.operators[i].pass) {
-      add_pass(t, *pass);
+  for (const HierPlanPart &part : plan.parts) {
+    const HierCost *c = part_cost(r, part);
+    if (!c) {
+      add_pass(t, *r.segments[part.segment].pass);
       continue;
     }
-    const HierCost &c = part(r, plan, i).cost;
-    for (const std::optional<HierTensorCounts> &tensor : c.levels[0].tensors)
+    for (const std::optional<HierTensorCounts> &tensor : c->levels[0].tensors)
       if (tensor) {
         t.dram_reads += tensor->reads;
         t.dram_updates += tensor->updates;
       }
-    t.macs += c.macs;
-    t.compute_cycles += c.compute_cycles;
-    t.latency_cycles += c.latency_cycles;
+    t.macs += c->macs;
+    t.compute_cycles += c->compute_cycles;
+    t.latency_cycles += c->latency_cycles;
   }
   return t;
+}
+
+/// `up + down (fused)` for a fused pair (its einsums, as `dse eval` names the segment), else the
+/// operator's name.
+std::string segment_label(const Workload &w, const HierSegmentFront &s) {
+  if (!s.pair)
+    return w.ops[static_cast<size_t>(s.ops.front())].name;
+  return s.pair->op(0).name + " + " + s.pair->op(1).name + " (fused)";
 }
 
 std::string factor_text(const Workload &w, const std::vector<int> &order,
@@ -117,6 +130,58 @@ nlohmann::ordered_json mapping_json(const Hardware &hw, const Workload &w, const
   return levels;
 }
 
+/// `prefix[m16 n4] retention(A:3 W1:3 H:2) up{...} down{...}`: the shared loops with their
+/// trips, each tensor's retention depth at level 1, each operator's nest (describe_hier_mapping).
+std::string describe_fused_mapping(const Hardware &hw, const Problem &problem,
+                                   const FusedHierMapping &m) {
+  const Workload &w = *problem.workload;
+  const FusedTiles tiles = fused_tiles(problem, m);
+  std::string out = "prefix[" + factor_text(w, m.outer.prefix, tiles.trips) + "] retention(";
+  for (size_t t = 0; t < problem.tensors.size(); ++t)
+    out +=
+        (t == 0 ? "" : " ") + problem.tensors[t].name + ":" + std::to_string(m.outer.retention[t]);
+  out += ")";
+  for (int o = 0; o < 2; ++o)
+    out += " " + problem.op(o).name + "{" +
+           describe_hier_mapping(hw, w, problem.op(o), m.ops[static_cast<size_t>(o)]) + "}";
+  return out;
+}
+
+/// One part of a front point: the operator or fused pair, its cycles and energy, and its
+/// mapping (a fused pair's prefix with trips, retention depths and each operator's levels).
+nlohmann::ordered_json part_json(const HierExploreResult &r, const HierPlanPart &part,
+                                 const Workload &w, const Hardware &hw) {
+  const HierSegmentFront &s = r.segments[part.segment];
+  nlohmann::ordered_json j{{"operator", segment_label(w, s)}};
+  if (s.pass) {
+    j["latency_cycles"] = s.pass->latency_cycles;
+    j["energy_pj"] = s.pass->energy_pj;
+    j["vector_pass"] = vector_pass_json(*s.pass);
+    return j;
+  }
+  const HierCost &c = *part_cost(r, part);
+  j["latency_cycles"] = c.latency_cycles;
+  j["energy_pj"] = c.energy_pj;
+  if (!s.pair) {
+    const Operator &op = w.ops[static_cast<size_t>(s.ops.front())];
+    j["mapping"] = mapping_json(hw, w, op, s.search.front[part.point].mapping);
+    return j;
+  }
+  const FusedHierMapping &m = s.fused.front[part.point].mapping;
+  const FusedTiles tiles = fused_tiles(*s.pair, m);
+  nlohmann::ordered_json fused;
+  fused["prefix"] = nlohmann::ordered_json::object();
+  for (int d : m.outer.prefix)
+    fused["prefix"][w.dims[static_cast<size_t>(d)].name] = tiles.trips[static_cast<size_t>(d)];
+  for (size_t t = 0; t < s.pair->tensors.size(); ++t)
+    fused["retention"][s.pair->tensors[t].name] = m.outer.retention[t];
+  for (int o = 0; o < 2; ++o)
+    fused["mappings"][s.pair->op(o).name] =
+        mapping_json(hw, w, s.pair->op(o), m.ops[static_cast<size_t>(o)]);
+  j["fused"] = fused;
+  return j;
+}
+
 } // namespace
 
 std::string describe_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
@@ -138,12 +203,16 @@ std::string describe_hier_mapping(const Hardware &hw, const Workload &workload, 
 std::string hier_plan_mapping(const HierExploreResult &result, const HierPlan &plan,
                               const Workload &workload, const Hardware &hw) {
   std::string out;
-  for (size_t i = 0; i < plan.parts.size(); ++i) {
-    const Operator &op = workload.ops[static_cast<size_t>(result.operators[i].op)];
-    const std::optional<HierVectorPass> &pass = result.operators[i].pass;
-    out += (i == 0 ? "" : " ; ") + op.name + ": " +
-           (pass ? describe_vector_pass(*pass)
-                 : describe_hier_mapping(hw, workload, op, part(result, plan, i).mapping));
+  for (const HierPlanPart &part : plan.parts) {
+    const HierSegmentFront &s = result.segments[part.segment];
+    out += (out.empty() ? "" : " ; ") + segment_label(workload, s) + ": ";
+    if (s.pass)
+      out += describe_vector_pass(*s.pass);
+    else if (s.pair)
+      out += describe_fused_mapping(hw, *s.pair, s.fused.front[part.point].mapping);
+    else
+      out += describe_hier_mapping(hw, workload, workload.ops[static_cast<size_t>(s.ops.front())],
+                                   s.search.front[part.point].mapping);
   }
   return out;
 }
@@ -193,21 +262,8 @@ std::string hier_front_json(const HierExploreResult &result, const Workload &wor
         {"dram_update_words", t.dram_updates},   {"buffer_words", p.objectives.buffer_words},
         {"latency_cycles", t.latency_cycles},    {"macs", t.macs},
         {"utilisation", plan_utilisation(t, hw)}};
-    for (size_t i = 0; i < p.parts.size(); ++i) {
-      const Operator &op = workload.ops[static_cast<size_t>(result.operators[i].op)];
-      if (const std::optional<HierVectorPass> &pass = result.operators[i].pass) {
-        point["operators"].push_back({{"operator", op.name},
-                                      {"latency_cycles", pass->latency_cycles},
-                                      {"energy_pj", pass->energy_pj},
-                                      {"vector_pass", vector_pass_json(*pass)}});
-        continue;
-      }
-      const HierFrontPoint &fp = part(result, p, i);
-      point["operators"].push_back({{"operator", op.name},
-                                    {"latency_cycles", fp.cost.latency_cycles},
-                                    {"energy_pj", fp.cost.energy_pj},
-                                    {"mapping", mapping_json(hw, workload, op, fp.mapping)}});
-    }
+    for (const HierPlanPart &part : p.parts)
+      point["operators"].push_back(part_json(result, part, workload, hw));
     doc["front"].push_back(point);
   }
   return doc.dump(2) + "\n";
@@ -215,16 +271,22 @@ std::string hier_front_json(const HierExploreResult &result, const Workload &wor
 
 std::string hier_search_statistics(const HierExploreResult &result, const Workload &workload) {
   std::ostringstream out;
-  for (const HierOperatorFront &o : result.operators) {
-    const HierSearchStatistics &s = o.search.statistics;
-    out << workload.ops[static_cast<size_t>(o.op)].name << ": ";
-    if (o.pass) {
-      out << describe_vector_pass(*o.pass) << "\n";
-      continue;
+  for (const HierSegmentFront &segment : result.segments) {
+    out << segment_label(workload, segment) << ": ";
+    if (segment.pass) {
+      out << describe_vector_pass(*segment.pass) << "\n";
+    } else if (segment.pair) {
+      const FusedHierSearchStatistics &s = segment.fused.statistics;
+      out << s.loop_trees << " loop trees; " << s.tilings << " tilings fit level 1, "
+          << s.tilings_skipped << " skipped by the bound; " << s.nest_fronts << " nest fronts from "
+          << s.nests << " nests; " << s.mappings << " mappings evaluated; front "
+          << segment.fused.front.size() << " points\n";
+    } else {
+      const HierSearchStatistics &s = segment.search.statistics;
+      out << s.spatial_rows << " spatial rows x " << s.keep_vectors << " keep vectors; "
+          << s.tilings << " tilings fit, " << s.tilings_kept << " searched; " << s.mappings
+          << " mappings evaluated; front " << segment.search.front.size() << " points\n";
     }
-    out << s.spatial_rows << " spatial rows x " << s.keep_vectors << " keep vectors; " << s.tilings
-        << " tilings fit, " << s.tilings_kept << " searched; " << s.mappings
-        << " mappings evaluated; front " << o.search.front.size() << " points\n";
   }
   out << "workload front: " << result.front.size() << " points\n";
   return out.str();

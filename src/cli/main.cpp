@@ -49,8 +49,9 @@ void add_space_limits(CLI::App *cmd, dse::SpaceLimits &limits) {
 
 /// Which search flags a command takes beyond the tile menu, latency model, threads and limits.
 struct SearchFlagSet {
-  bool objectives = false; // --objectives
-  bool space = false;      // --no-fusion, --no-recompute (ablations)
+  bool objectives = false;  // --objectives
+  bool space = false;       // --no-fusion, --no-recompute (ablations)
+  bool hier_fusion = false; // --hier-fusion (explore and sweep on general hierarchies)
 };
 
 /// The flags that become the command's SearchOptions (see dse::search_options).
@@ -70,6 +71,11 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
     cmd->add_flag("--no-recompute", f.no_recompute,
                   "leave out fused dataflows that recompute the producer");
   }
+  if (set.hier_fusion)
+    cmd->add_flag("--hier-fusion", f.hier_fusion,
+                  "general hierarchies: also search each fusible pair fused (exact, and slower: "
+                  "about a minute for the shipped FFN on a16-timeloop)")
+        ->excludes("--no-fusion");
   add_space_limits(cmd, f.limits);
   cmd->add_option("--cache-dir", f.cache_dir,
                   "directory keeping pruned candidate spaces across runs (default: "
@@ -83,7 +89,7 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
   cmd->add_option("-o,--output", a.output_path, "front output file (default: stdout)");
   cmd->add_flag("--json", a.json, "write JSON instead of CSV");
-  add_search_flags(cmd, a.search, {.objectives = true, .space = true});
+  add_search_flags(cmd, a.search, {.objectives = true, .space = true, .hier_fusion = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print pruning and search statistics on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
@@ -128,7 +134,7 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
                   "the best (e.g. 5%)");
   cmd->add_option("--within-objective", a.within_objective, "latency, energy or edp")
       ->capture_default_str();
-  add_search_flags(cmd, a.search, {.objectives = false, .space = true});
+  add_search_flags(cmd, a.search, {.objectives = false, .space = true, .hier_fusion = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print the sweep time on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");

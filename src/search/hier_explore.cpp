@@ -1,6 +1,8 @@
-// A workload's front on a hierarchy of any depth: per-operator fronts summed in sequence.
+// A workload's front on a hierarchy of any depth: segment fronts (einsums, vector passes, fused
+// pairs) combined chain by chain, in sequence.
 #include "dse/search/hier_explore.hpp"
 
+#include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
 
 namespace dse {
@@ -32,24 +34,9 @@ private:
   std::vector<Objective> objectives_;
 };
 
-std::vector<HierPlan> single_operator_plans(const HierSearchResult &search) {
-  std::vector<HierPlan> plans;
-  for (size_t i = 0; i < search.front.size(); ++i)
-    plans.push_back(HierPlan{search.front[i].objectives, {i}});
-  return plans;
-}
-
-HierOperatorFront vector_pass_front(const Hardware &hw, const Workload &workload, size_t op,
-                                    double elements, const HierSearchOptions &options) {
-  HierOperatorFront front;
-  front.op = static_cast<int>(op);
-  front.pass = evaluate_hier_vector_pass(hw, workload.ops[op], elements, options.latency_model);
-  return front;
-}
-
-HierPlan pass_plan(const Hardware &hw, const HierVectorPass &pass) {
+HierPlan pass_plan(const Hardware &hw, const HierVectorPass &pass, size_t segment) {
   HierPlan plan;
-  plan.parts = {0};
+  plan.parts = {{segment, 0}};
   Objectives &o = plan.objectives;
   o.latency_s = pass.latency_cycles / (hw.clock_ghz * 1e9);
   o.energy_pj = pass.energy_pj;
@@ -60,9 +47,8 @@ HierPlan pass_plan(const Hardware &hw, const HierVectorPass &pass) {
 
 /// Every tensor may bypass every on-chip level, so only mapspace constraints can leave an einsum
 /// without a mapping.
-void require_some_mapping(const Hardware &hw, const Operator &op,
-                          const std::vector<HierPlan> &plans) {
-  if (plans.empty())
+void require_some_mapping(const Hardware &hw, const Operator &op, const HierSearchResult &r) {
+  if (r.front.empty())
     throw UserError(SourceLocation{hw.source_file, 0, 0},
                     "no mapping of '" + op.name + "' satisfies the mapspace constraints of '" +
                         hw.name +
@@ -70,28 +56,94 @@ void require_some_mapping(const Hardware &hw, const Operator &op,
                         "that exclude every keep set, order or spatial assignment)");
 }
 
+class HierExplorer {
+public:
+  HierExplorer(const Hardware &hw, const Workload &workload, const HierSearchOptions &options)
+      : hw_(hw), workload_(workload), options_(options), policy_(options.objectives),
+        attached_words_(attached_input_words(workload)),
+        fusion_(options.fusion && hw.hierarchy.mapspace.empty() &&
+                hw.hierarchy.levels[1].holds == role::kAll) {}
+
+  /// The chain's front: per link the operators alone, or the link fused with the next.
+  std::vector<HierPlan> chain_front(const Chain &chain) {
+    const auto single = [&](size_t i) { return link_alone(chain.links[i]); };
+    const auto pair = [&](size_t i) {
+      if (!fusion_ || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
+        return std::vector<HierPlan>{};
+      return fused_pair(chain.links[i], chain.links[i + 1]);
+    };
+    return dse::chain_front(chain.links.size(), single, pair, HierPlan{}, policy_);
+  }
+
+  HierExploreResult &result() { return result_; }
+  const HierSequencePolicy &policy() const { return policy_; }
+
+private:
+  /// The link's einsum searched alone, then each attached operator's pass.
+  std::vector<HierPlan> link_alone(const ChainLink &link) {
+    const auto op = static_cast<size_t>(link.einsum_op);
+    HierSegmentFront einsum;
+    einsum.ops = {link.einsum_op};
+    einsum.search = search_hier_front(hw_, workload_, workload_.ops[op], options_);
+    require_some_mapping(hw_, workload_.ops[op], einsum.search);
+    const size_t segment = add(std::move(einsum));
+    std::vector<HierPlan> plans;
+    const HierSearchResult &search = result_.segments[segment].search;
+    for (size_t i = 0; i < search.front.size(); ++i)
+      plans.push_back(HierPlan{search.front[i].objectives, {{segment, i}}});
+    plans = pareto_filter(plans, policy_);
+    for (int attached : link.attached_ops) {
+      HierSegmentFront pass;
+      pass.ops = {attached};
+      pass.pass = evaluate_hier_vector_pass(hw_, workload_.ops[static_cast<size_t>(attached)],
+                                            attached_words_[static_cast<size_t>(attached)],
+                                            options_.latency_model);
+      const size_t at = add(std::move(pass));
+      plans = minkowski_sum(plans, {pass_plan(hw_, *result_.segments[at].pass, at)}, policy_);
+    }
+    return plans;
+  }
+
+  std::vector<HierPlan> fused_pair(const ChainLink &producer, const ChainLink &consumer) {
+    HierSegmentFront pair;
+    for (const ChainLink *link : {&producer, &consumer}) {
+      pair.ops.push_back(link->einsum_op);
+      pair.ops.insert(pair.ops.end(), link->attached_ops.begin(), link->attached_ops.end());
+    }
+    pair.pair = make_fused_problem(workload_, producer, consumer);
+    pair.fused = search_fused_hier_front(hw_, *pair.pair, options_);
+    const size_t segment = add(std::move(pair));
+    std::vector<HierPlan> plans;
+    const FusedHierSearchResult &fused = result_.segments[segment].fused;
+    for (size_t i = 0; i < fused.front.size(); ++i)
+      plans.push_back(HierPlan{fused.front[i].objectives, {{segment, i}}});
+    return pareto_filter(plans, policy_);
+  }
+
+  size_t add(HierSegmentFront &&segment) {
+    result_.segments.push_back(std::move(segment));
+    return result_.segments.size() - 1;
+  }
+
+  const Hardware &hw_;
+  const Workload &workload_;
+  const HierSearchOptions &options_;
+  const HierSequencePolicy policy_;
+  const std::vector<double> attached_words_;
+  const bool fusion_;
+  HierExploreResult result_;
+};
+
 } // namespace
 
 HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
                                const HierSearchOptions &options) {
-  const HierSequencePolicy policy(options.objectives);
-  const std::vector<double> attached_words = attached_input_words(workload);
-  HierExploreResult result;
-  for (size_t op = 0; op < workload.ops.size(); ++op) {
-    std::vector<HierPlan> plans;
-    if (workload.ops[op].kind == OpKind::Einsum) {
-      result.operators.push_back({static_cast<int>(op),
-                                  search_hier_front(hw, workload, workload.ops[op], options),
-                                  std::nullopt});
-      plans = single_operator_plans(result.operators.back().search);
-      require_some_mapping(hw, workload.ops[op], plans);
-    } else {
-      result.operators.push_back(vector_pass_front(hw, workload, op, attached_words[op], options));
-      plans = {pass_plan(hw, *result.operators.back().pass)};
-    }
-    result.front =
-        op == 0 ? pareto_filter(plans, policy) : minkowski_sum(result.front, plans, policy);
-  }
+  HierExplorer explorer(hw, workload, options);
+  std::vector<HierPlan> front{HierPlan{}};
+  for (const Chain &chain : detect_chains(workload))
+    front = minkowski_sum(front, explorer.chain_front(chain), explorer.policy());
+  HierExploreResult result = std::move(explorer.result());
+  result.front = std::move(front);
   return result;
 }
 

@@ -40,15 +40,16 @@ MetricRow level0_loops_row(const Problem &problem, int op, const std::vector<int
   for (const TensorAccess *tensor : operator_tensors(problem.op(op)))
     for (int d : problem.dims)
       for (int j : problem.dims) {
-        const bool counted = indexes(*tensor, d) || (indexes(*tensor, j) && position(d) <= position(j));
+        const bool counted =
+            indexes(*tensor, d) || (indexes(*tensor, j) && position(d) <= position(j));
         row.push_back(Posynomial::constant(position(d) < path.size() && counted ? 1 : 0));
       }
   Posynomial all = Posynomial::constant(1), productions = Posynomial::constant(1);
   for (size_t i = 0; i < path.size(); ++i) {
     const Posynomial trips = Posynomial::atom(path[i], Atom::Trips);
     all = all * trips;
-    if (i < prefix_length && std::find(problem_op.dims.begin(), problem_op.dims.end(), path[i]) ==
-                                 problem_op.dims.end())
+    if (i < prefix_length &&
+        std::find(problem_op.dims.begin(), problem_op.dims.end(), path[i]) == problem_op.dims.end())
       productions = productions * trips;
   }
   row.push_back(all);

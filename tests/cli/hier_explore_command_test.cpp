@@ -1,7 +1,7 @@
 // `dse explore` on general hierarchies: the front as CSV and JSON with the same numbers, a front
 // that no hand-written mapping beats (the shipped mapping, evaluated by `dse eval`), a softmax's
-// vector pass between its einsums, front points that round-trip through --emit-mapping and
-// `dse eval`, and the options it refuses by name.
+// vector pass between its einsums, front points (fused pairs too, with --hier-fusion) that
+// round-trip through --emit-mapping and `dse eval`, and the options it refuses by name.
 #include <nlohmann/json.hpp>
 
 #include "cli_fixture.hpp"
@@ -126,6 +126,75 @@ TEST_F(HierExploreTest, ConstraintsThatLeaveNoMappingAreNamed) {
                "hw.yaml: error: no mapping of 'gemm' satisfies the mapspace constraints of "
                "'a16-timeloop' (fixed factors that do not divide its dimensions, or rules that "
                "exclude every keep set, order or spatial assignment)");
+}
+
+/// A two-einsum chain with an elementwise operator between them, small enough for the fused
+/// search to take a fraction of a second.
+constexpr const char *kSmallFfn =
+    "name: ffn8\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+    "  - {name: act, kind: elementwise, tensor: H, out: G, ops_per_element: 1}\n"
+    "  - {name: down, einsum: \"O[m,l] += G[m,n] * W2[n,l]\"}\n";
+
+TEST_F(HierExploreTest, FusedPairsRoundTripThroughEmitMappingAndEval) {
+  write("w.yaml", kSmallFfn);
+  const std::vector<std::string> args = {
+      "explore",        "--hw",         repo_file("hw_configs/a16-timeloop.yaml"),
+      "--workload",     "w.yaml",       "--objectives",
+      "latency,buffer", "--hier-fusion"};
+  const Csv front = parse_csv(run_ok(args).out);
+  ASSERT_GT(front.rows.size(), 1u);
+  size_t fused = 0;
+  for (size_t i = 0; i < front.rows.size(); ++i) {
+    const std::string mapping = front.text(i, "mapping");
+    const bool is_fused = mapping.starts_with("up + down (fused): prefix[");
+    fused += is_fused ? 1 : 0;
+    const std::string yaml = run_ok(concat(args, {"--emit-mapping", std::to_string(i)})).out;
+    EXPECT_EQ(is_fused, yaml.find("  - ops: [up, down]\n    prefix: [") != std::string::npos)
+        << yaml;
+    write("m.yaml", yaml);
+    const nlohmann::json eval =
+        nlohmann::json::parse(run_ok({"eval", "--hw", repo_file("hw_configs/a16-timeloop.yaml"),
+                                      "--workload", "w.yaml", "--mapping", "m.yaml", "--json"})
+                                  .out);
+    // The same parts, added up in another order (cycles before seconds).
+    EXPECT_DOUBLE_EQ(eval["total"]["latency_s"].get<double>(), front.number(i, "latency_s"))
+        << yaml;
+    EXPECT_DOUBLE_EQ(eval["total"]["energy_pj"].get<double>(), front.number(i, "energy_pj"))
+        << yaml;
+  }
+  EXPECT_GT(fused, 0u);
+  EXPECT_LT(fused, front.rows.size()); // the least buffer runs the operators alone
+
+  const nlohmann::json doc = nlohmann::json::parse(run_ok(concat(args, {"--json"})).out);
+  ASSERT_EQ(doc["front"].size(), front.rows.size());
+  const nlohmann::json &first = doc["front"][0]["operators"][0];
+  EXPECT_EQ(first["operator"], "up + down (fused)");
+  EXPECT_TRUE(first["fused"].contains("retention"));
+  EXPECT_EQ(first["fused"]["mappings"]["down"].size(), 4u); // DRAM, GB, PE fan-out, RF
+
+  const RunResult verbose = run(concat(args, {"-v"}));
+  ASSERT_EQ(verbose.exit_code, 0) << verbose.err;
+  EXPECT_NE(verbose.err.find("up + down (fused): "), std::string::npos) << verbose.err;
+  EXPECT_NE(verbose.err.find(" loop trees; "), std::string::npos) << verbose.err;
+}
+
+TEST_F(HierExploreTest, WithoutHierFusionNoPairIsFused) {
+  write("w.yaml", kSmallFfn);
+  const Csv front = parse_csv(run_ok({"explore", "--hw", repo_file("hw_configs/a16-timeloop.yaml"),
+                                      "--workload", "w.yaml", "--objectives", "latency,buffer"})
+                                  .out);
+  for (size_t i = 0; i < front.rows.size(); ++i)
+    EXPECT_EQ(front.text(i, "mapping").find("(fused)"), std::string::npos);
+}
+
+TEST_F(HierExploreTest, HierFusionIsRefusedWhereItDoesNotApply) {
+  expect_error({"explore", "--hw", repo_file("hw_configs/sim-1g-1mb-60gbps.yaml"), "--workload",
+                repo_file("workloads/gemm-256.yaml"), "--hier-fusion"},
+               "error: --hier-fusion applies to general hierarchies; on this hardware fused pairs "
+               "are searched unless --no-fusion");
+  expect_usage_error(concat(kExploreA16, {"--hier-fusion", "--no-fusion"}),
+                     "--no-fusion excludes --hier-fusion");
 }
 
 } // namespace

@@ -129,8 +129,8 @@ TEST(FusedHierSearch, PrunedEqualsBruteForceWhereTilingsAreNotMaximal) {
 /// Every tiling of `problem`'s dimensions (level-1 extents dividing the sizes), with its trips.
 std::vector<FusedTiles> every_tiling(const Problem &problem) {
   const Workload &w = *problem.workload;
-  std::vector<FusedTiles> out{{std::vector<std::int64_t>(w.dims.size(), 1),
-                               std::vector<std::int64_t>(w.dims.size(), 1)}};
+  std::vector<FusedTiles> out{
+      {std::vector<std::int64_t>(w.dims.size(), 1), std::vector<std::int64_t>(w.dims.size(), 1)}};
   for (int d : problem.dims) {
     std::vector<FusedTiles> next;
     const std::int64_t size = w.dim_size(d);

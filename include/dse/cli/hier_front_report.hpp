@@ -16,7 +16,9 @@ namespace dse {
 std::string describe_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
                                   const OpMapping &mapping);
 
-/// A plan's mapping: each operator's line (describe_hier_mapping), `;`-separated.
+/// A plan's mapping: each segment's line, `;`-separated: an operator's (describe_hier_mapping),
+/// a vector pass's, or a fused pair's (`up + down (fused): prefix[m16] retention(A:1 ...)
+/// up{...} down{...}`).
 std::string hier_plan_mapping(const HierExploreResult &result, const HierPlan &plan,
                               const Workload &workload, const Hardware &hw);
 

@@ -1,6 +1,6 @@
 // Mappings on hierarchies of any depth written in the form load_hier_mapping reads
 // (docs/HIERARCHY.md §3.2; format at the top of src/config/hier_mapping_loader.cpp): a header,
-// then one `segments` entry per einsum operator.
+// then one `segments` entry per einsum operator or fused pair.
 #pragma once
 
 #include <string>
@@ -8,6 +8,8 @@
 #include "dse/ir/hardware.hpp"
 #include "dse/ir/hier_mapping.hpp"
 #include "dse/ir/workload.hpp"
+#include "dse/model/fused_hier_mapping.hpp"
+#include "dse/model/problem.hpp"
 
 namespace dse {
 
@@ -21,5 +23,11 @@ std::string hier_mapping_header(const Workload &workload);
 /// store, its keep list; per fan-out its x and y factors above 1.
 std::string hier_segment_yaml(const Hardware &hw, const Workload &workload, int op,
                               const OpMapping &mapping);
+
+/// The `segments` entry of fused pair `problem` mapped by `mapping`: its two einsums, the prefix
+/// (outer to inner), each tensor's retention depth, and under `levels` each operator's levels
+/// and fan-outs as hier_segment_yaml writes them (the backing store's order: its sub-nest).
+std::string hier_fused_segment_yaml(const Hardware &hw, const Problem &problem,
+                                    const FusedHierMapping &mapping);
 
 } // namespace dse

@@ -1,36 +1,50 @@
 // The exact front of a whole workload on a hierarchy of any depth: each einsum's front
-// (search_hier_front) and each attached softmax or elementwise operator's pass
-// (dse/model/hier_vector_pass.hpp), then their Minkowski sum, the operators running one after
-// another (fusion over general hierarchies is not built yet).
+// (search_hier_front), each attached softmax or elementwise operator's pass
+// (dse/model/hier_vector_pass.hpp) and, with fusion on, each fusible producer -> consumer pair's
+// fused front (search_fused_hier_front, the attached operators of both inside); a chain's front
+// chooses per link between the pair and the operators alone (docs/HIERARCHY.md §8.4), and the
+// chains run one after another.
 #pragma once
 
 #include <optional>
 #include <vector>
 
 #include "dse/model/hier_vector_pass.hpp"
+#include "dse/model/problem.hpp"
+#include "dse/search/fused_hier_search.hpp"
 #include "dse/search/hier_search.hpp"
 
 namespace dse {
 
-/// One point of the workload's front: the sum of one point of each operator's front.
-struct HierPlan {
-  Objectives objectives;
-  /// parts[i]: the index into HierExploreResult::operators[i].front of the point chosen for it.
-  std::vector<size_t> parts;
+/// One segment of a plan: an einsum alone, an attached operator's pass, or a fused pair.
+struct HierSegmentFront {
+  std::vector<int> ops;               // indices into Workload::ops, in the order they run
+  HierSearchResult search;            // an einsum alone
+  std::optional<HierVectorPass> pass; // an attached operator alone (one point)
+  std::optional<Problem> pair;        // a fused pair (it points into the workload)
+  FusedHierSearchResult fused;        // the pair's front
+
+  size_t points() const { return pass ? 1 : pair ? fused.front.size() : search.front.size(); }
 };
 
-/// One operator: an einsum's searched front, or an attached operator's pass (one point).
-struct HierOperatorFront {
-  int op = 0; // index into Workload::ops
-  HierSearchResult search;
-  std::optional<HierVectorPass> pass;
+struct HierPlanPart {
+  size_t segment = 0; // index into HierExploreResult::segments
+  size_t point = 0;   // index into that segment's front
+};
+
+/// One point of the workload's front: a point of each segment it runs, in the order they run.
+struct HierPlan {
+  Objectives objectives;
+  std::vector<HierPlanPart> parts;
 };
 
 struct HierExploreResult {
-  std::vector<HierOperatorFront> operators; // every operator, in workload order
-  std::vector<HierPlan> front;              // sorted by the objectives
+  std::vector<HierSegmentFront> segments; // every segment searched, chain by chain
+  std::vector<HierPlan> front;            // sorted by the objectives
 };
 
+/// With options.fusion, pairs are searched fused where can_fuse holds, the hierarchy has no
+/// mapspace rules and its first on-chip level may hold every tensor role.
 HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
                                const HierSearchOptions &options);
 

@@ -24,6 +24,8 @@ struct HierSearchOptions {
   bool prune = true;
   /// Worker threads; 0: all available. The front and the statistics do not depend on it.
   int threads = 0;
+  /// explore_hier: also search each fusible producer -> consumer pair fused.
+  bool fusion = false;
 };
 
 struct HierFrontPoint {
