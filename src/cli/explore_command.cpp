@@ -90,7 +90,7 @@ int run_explore(const ExploreArgs &args) {
         estimate);
   }
   if (args.verbose)
-    std::cerr << search_statistics(result)
+    std::cerr << search_statistics(result, args.search.threads)
               << candidate_cache_report(args.search.cache_dir, *options.cache);
   if (args.emit_mapping >= 0 && static_cast<size_t>(args.emit_mapping) >= result.front.size())
     throw UserError("--emit-mapping " + std::to_string(args.emit_mapping) + ": the front has " +

@@ -16,7 +16,10 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
                              {"candidates_after_pruning", st.pruning.candidates_after()},
                              {"tilings", st.tilings},
                              {"mappings_evaluated", st.mappings},
-                             {"mappings_fitting_buffer", st.feasible_mappings}});
+                             {"mappings_fitting_buffer", st.feasible_mappings},
+                             {"tiling_columns_visited", st.columns},
+                             {"objectives_computed", st.objectives_computed},
+                             {"matrix_flops", st.matrix_flops}});
   }
   doc["points"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < result.front.size(); ++i) {

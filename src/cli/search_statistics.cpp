@@ -1,13 +1,18 @@
-// The search statistics `dse explore -v` prints: per problem, pruning and mappings decided.
+// The search statistics `dse explore -v` prints: per problem, pruning, mappings decided, tiling
+// columns visited, mappings whose objectives were computed, and the rate of the matrix products
+// against the machine's nominal peak.
+#include <iomanip>
 #include <sstream>
 
 #include "dse/cli/front_report.hpp"
 #include "dse/support/csv.hpp"
 #include "dse/support/escape.hpp"
+#include "dse/support/machine_peak.hpp"
 
 namespace dse {
 
-std::string search_statistics(const ExploreResult &result) {
+std::string search_statistics(const ExploreResult &result, int threads) {
+  const double peak = nominal_peak_flops(threads);
   std::ostringstream out;
   for (const ProblemSummary &s : result.summaries) {
     const SearchStats &st = s.stats;
@@ -17,10 +22,19 @@ std::string search_statistics(const ExploreResult &result) {
         << st.pruning.spatial_combinations << "; candidates " << st.pruning.candidates_before()
         << " -> " << st.pruning.candidates_after() << "; tilings " << st.tilings
         << "; mappings evaluated " << st.mappings << " (" << st.feasible_mappings
-        << " fit the buffer); basis functions " << st.basis_functions << "; "
+        << " fit the buffer); basis functions " << st.basis_functions << "; tiling columns visited "
+        << st.columns << "; objectives computed for " << st.objectives_computed
+        << " mappings; Q x B " << csv_number(st.matrix_flops) << " flops; "
         << csv_number(st.seconds) << " s";
-    if (st.seconds > 0)
-      out << " (" << csv_number(static_cast<double>(st.mappings) / st.seconds) << " mappings/s)";
+    if (st.seconds > 0) {
+      const double rate = st.matrix_flops / st.seconds;
+      out << " (" << csv_number(static_cast<double>(st.mappings) / st.seconds) << " mappings/s, "
+          << csv_number(rate) << " flop/s";
+      if (peak > 0)
+        out << ", " << std::setprecision(2) << 100 * rate / peak << "% of the nominal peak "
+            << csv_number(peak);
+      out << ")";
+    }
     out << "\n";
   }
   out << "total: " << csv_number(result.seconds) << " s, " << result.front.size()

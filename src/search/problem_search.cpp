@@ -178,6 +178,8 @@ struct Worker {
   ParetoFront front;
   double min_buffer_words = std::numeric_limits<double>::infinity();
   std::uint64_t feasible = 0;
+  std::uint64_t objectives_computed = 0;
+  double matrix_flops = 0;
   DenseRows b, m_dataflow, m_compute;
   std::vector<int> menu_index;
   // Per column and recompute group, the spatial combinations worth combining with dataflows,
@@ -300,6 +302,7 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
     const Objectives bound = lower_bound(p, w.bound[slot], reads[c], writes[c], buffer);
     if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling))
       continue;
+    w.objectives_computed += w.kept_start[slot + 1] - w.kept_start[slot];
     for (size_t k = w.kept_start[slot]; k < w.kept_start[slot + 1]; ++k) {
       MetricTotals totals = w.kept_parts[k];
       totals.dram_reads = reads[c];
@@ -320,6 +323,8 @@ void evaluate_block(const Prepared &p, const TilingSpace &tilings, std::uint64_t
   fill_boundary(p, tilings, begin, n, w);
   w.m_dataflow.noalias() = p.q_dataflow * w.b;
   w.m_compute.noalias() = p.q_compute * w.b;
+  w.matrix_flops += 2.0 * static_cast<double>(p.q_dataflow.nonZeros() + p.q_compute.nonZeros()) *
+                    static_cast<double>(n);
   w.kept.clear();
   w.kept_parts.clear();
   w.kept_start.assign(1, 0);
@@ -369,7 +374,7 @@ ProblemFront make_result(const SearchOptions &options, std::shared_ptr<const Can
                  std::numeric_limits<double>::infinity(),
                  std::move(space)};
   r.stats.pruning = r.space->stats;
-  r.stats.tilings = tilings;
+  r.stats.tilings = r.stats.columns = tilings;
   r.stats.mappings = r.space->stats.candidates_after() * tilings;
   return r;
 }
@@ -437,6 +442,8 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
     result.front.merge(w.front);
     result.min_buffer_words = std::min(result.min_buffer_words, w.min_buffer_words);
     result.stats.feasible_mappings += w.feasible;
+    result.stats.objectives_computed += w.objectives_computed;
+    result.stats.matrix_flops += w.matrix_flops;
   }
   decode_front(result, tilings, hw);
   result.stats.seconds = seconds_since(start);
@@ -492,6 +499,7 @@ ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,
           if (point.totals.buffer_words > capacity)
             continue;
           ++result.stats.feasible_mappings;
+          ++result.stats.objectives_computed;
           point.objectives = objectives(point.totals, weights);
           point.candidate = d * spatial + s;
           point.tiling = t;

@@ -36,6 +36,8 @@ std::string front_csv(const ExploreResult &result, const Workload &workload, con
 std::string front_json(const ExploreResult &result, const Workload &workload, const Hardware &hw);
 /// The mapping YAML of front point `index` (the format `dse eval --mapping` reads).
 std::string mapping_yaml(const ExploreResult &result, const Workload &workload, size_t index);
-std::string search_statistics(const ExploreResult &result);
+/// Per problem: pruning, mappings decided, tiling columns visited, mappings whose objectives were
+/// computed, the Q x B flops and their rate against the nominal peak of `threads` cores (0: all).
+std::string search_statistics(const ExploreResult &result, int threads);
 
 } // namespace dse

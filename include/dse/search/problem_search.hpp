@@ -44,8 +44,12 @@ struct SearchOptions {
 struct SearchStats {
   PruningStats pruning;
   std::uint64_t tilings = 0;
-  std::uint64_t mappings = 0;          // candidates x tilings, every one decided exactly
-  std::uint64_t feasible_mappings = 0; // those whose buffer needs fit the global buffer
+  std::uint64_t mappings = 0;            // candidates x tilings, every one decided exactly
+  std::uint64_t feasible_mappings = 0;   // those whose buffer needs fit the global buffer
+  std::uint64_t columns = 0;             // tiling columns visited (each a column of B)
+  std::uint64_t objectives_computed = 0; // mappings whose objectives were computed: they fit and
+                                         // their dataflow's bound did not reject them
+  double matrix_flops = 0;               // of the Q x B products (two per stored entry of Q)
   std::size_t basis_functions = 0;
   double seconds = 0;
 };
