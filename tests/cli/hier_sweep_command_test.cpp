@@ -52,6 +52,25 @@ protected:
   }
 };
 
+TEST_F(HierSweepTest, WithHierFusionFrontRowsAreThoseOfExploreWithIt) {
+  write("ffn.yaml", "name: ffn8\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n");
+  run_ok({"sweep", "--hw", kA16, "--workload", "ffn.yaml", "--set",
+          "GlobalBuffer.capacity_words=65536", "--hier-fusion", "-o", "sweep.csv"});
+  const std::string explored =
+      run_ok({"explore", "--hw", kA16, "--workload", "ffn.yaml", "--hier-fusion"}).out;
+  ASSERT_NE(explored.find("up + down (fused): "), std::string::npos) << explored;
+  std::string rows;
+  for (size_t start = explored.find('\n') + 1; start < explored.size();) {
+    const size_t end = explored.find('\n', start) + 1;
+    rows += "a16-timeloop,65536,ffn8," + explored.substr(start, end - start);
+    start = end;
+  }
+  const std::string fronts = read("sweep.csv");
+  EXPECT_EQ(fronts.substr(fronts.find('\n') + 1), rows);
+}
+
 TEST_F(HierSweepTest, FrontRowsAreThoseOfExploreAfterTheConfigurationColumns) {
   run_ok({"sweep", "--hw", kA16, "--workload", "gemm-64.yaml", "--set",
           "GlobalBuffer.capacity_words=65536,8", "-o", "sweep.csv"});
