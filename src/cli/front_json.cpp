@@ -18,7 +18,6 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
                              {"mappings_evaluated", st.mappings},
                              {"mappings_fitting_buffer", st.feasible_mappings},
                              {"tiling_columns_visited", st.columns},
-                             {"objectives_computed", st.objectives_computed},
                              {"matrix_flops", st.matrix_flops}});
   }
   doc["points"] = nlohmann::ordered_json::array();

@@ -14,25 +14,6 @@ namespace dse {
 
 namespace {
 
-/// Objectives that compose under sequential execution: EDP does not add, so fronts are kept over
-/// latency and energy, from which EDP follows.
-std::vector<Objective> composable(const std::vector<Objective> &objectives) {
-  std::vector<Objective> out;
-  auto add = [&](Objective o) {
-    if (std::find(out.begin(), out.end(), o) == out.end())
-      out.push_back(o);
-  };
-  for (Objective o : objectives) {
-    if (o == Objective::Edp) {
-      add(Objective::Latency);
-      add(Objective::Energy);
-    } else {
-      add(o);
-    }
-  }
-  return out;
-}
-
 /// Front points of parts run one after another, compared on `objectives`: latency, energy and
 /// traffic add, the buffer need is the larger one; ties keep the earlier point.
 class SequencePolicy {
@@ -78,7 +59,7 @@ public:
   Explorer(const Workload &w, const Hardware &hw, const SearchOptions &options,
            const ProgressReporter &progress, const EstimateReporter &estimate)
       : workload_(w), hw_(hw), options_(options), progress_(progress), estimate_(estimate) {
-    options_.objectives = composable(options.objectives);
+    options_.objectives = composable_objectives(options.objectives);
     if (!options_.cache)
       options_.cache = std::make_shared<CandidateCache>();
   }
@@ -205,7 +186,8 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
   for (const Chain &chain : detect_chains(workload)) {
     const std::vector<FrontPoint> chain_front = explorer.chain_front(chain);
     explorer.report_infeasible_if_empty(chain_front);
-    front = minkowski_sum(front, chain_front, SequencePolicy(composable(options.objectives)));
+    front = minkowski_sum(front, chain_front,
+                          SequencePolicy(composable_objectives(options.objectives)));
   }
   ExploreResult result = std::move(explorer.result());
   result.front = pareto_filter(front, SequencePolicy(options.objectives));

@@ -58,8 +58,10 @@ void require_some_mapping(const Hardware &hw, const Operator &op, const HierSear
 
 class HierExplorer {
 public:
+  /// Parts are searched and combined over composable objectives (an EDP front is a filter of
+  /// the sums of latency-energy fronts).
   HierExplorer(const Hardware &hw, const Workload &workload, const HierSearchOptions &options)
-      : hw_(hw), workload_(workload), options_(options), policy_(options.objectives),
+      : hw_(hw), workload_(workload), options_(composable(options)), policy_(options_.objectives),
         attached_words_(attached_input_words(workload)),
         fusion_(options.fusion && hw.hierarchy.mapspace.empty() &&
                 hw.hierarchy.levels[1].holds == role::kAll) {}
@@ -125,9 +127,14 @@ private:
     return result_.segments.size() - 1;
   }
 
+  static HierSearchOptions composable(HierSearchOptions options) {
+    options.objectives = composable_objectives(options.objectives);
+    return options;
+  }
+
   const Hardware &hw_;
   const Workload &workload_;
-  const HierSearchOptions &options_;
+  const HierSearchOptions options_;
   const HierSequencePolicy policy_;
   const std::vector<double> attached_words_;
   const bool fusion_;
@@ -143,7 +150,7 @@ HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
   for (const Chain &chain : detect_chains(workload))
     front = minkowski_sum(front, explorer.chain_front(chain), explorer.policy());
   HierExploreResult result = std::move(explorer.result());
-  result.front = std::move(front);
+  result.front = pareto_filter(front, HierSequencePolicy(options.objectives));
   return result;
 }
 

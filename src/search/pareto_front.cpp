@@ -78,6 +78,23 @@ Objectives objectives_in_sequence(const Objectives &a, const Objectives &b) {
   return o;
 }
 
+std::vector<Objective> composable_objectives(const std::vector<Objective> &objectives) {
+  std::vector<Objective> out;
+  const auto add = [&out](Objective o) {
+    if (std::find(out.begin(), out.end(), o) == out.end())
+      out.push_back(o);
+  };
+  for (Objective o : objectives) {
+    if (o == Objective::Edp) {
+      add(Objective::Latency);
+      add(Objective::Energy);
+    } else {
+      add(o);
+    }
+  }
+  return out;
+}
+
 namespace {
 bool lexicographically_less(const ParetoPoint &a, const ParetoPoint &b) {
   return std::tie(a.key, a.candidate, a.tiling) < std::tie(b.key, b.candidate, b.tiling);

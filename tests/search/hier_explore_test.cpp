@@ -1,7 +1,9 @@
 // A workload's front on a general hierarchy with fusion: each chain's front is the exact choice,
 // link by link, between the operators alone and fused pairs (docs/HIERARCHY.md §8.4), checked
-// against the fronts of the segments combined here by enumeration.
+// against the fronts of the segments combined here by enumeration, EDP included.
 #include <gtest/gtest.h>
+
+#include <limits>
 
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
@@ -116,6 +118,28 @@ TEST(HierExplore, AChainOfThreeChoosesPerLinkBetweenFusedPairsAndOperatorsAlone)
   for (const HierPlan &plan : apart.front)
     alone_front.push_back(plan.objectives);
   EXPECT_EQ(undominated(keys_of(alone_front)), undominated(keys_of(in_sequence(alone))));
+}
+
+TEST(HierExplore, AnEdpFrontIsTheLeastEdpOfTheSumsOfLatencyEnergyFronts) {
+  // EDP does not add up: the best EDP of two operators in sequence need not pair each
+  // operator's best EDP, so the parts are searched over latency and energy.
+  const Workload w = parse_workload("name: ffn\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+                                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
+                                    "ffn.yaml");
+  const Hardware hw = load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml");
+  HierSearchOptions options;
+  std::vector<std::vector<Objectives>> fronts;
+  for (const Operator &op : w.ops)
+    fronts.push_back(objectives_of(search_hier_front(hw, w, op, options)));
+  double least = std::numeric_limits<double>::infinity();
+  for (const Objectives &o : in_sequence(fronts))
+    least = std::min(least, o.edp);
+  options.objectives = {Objective::Edp};
+  const HierExploreResult r = explore_hier(hw, w, options);
+  ASSERT_FALSE(r.front.empty());
+  for (const HierPlan &plan : r.front)
+    EXPECT_EQ(plan.objectives.edp, least);
 }
 
 } // namespace

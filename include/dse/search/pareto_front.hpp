@@ -22,6 +22,11 @@ double objective_value(const Objectives &o, Objective which);
 /// DRAM words add up, the buffer need is the larger one.
 Objectives objectives_in_sequence(const Objectives &a, const Objectives &b);
 
+/// Objectives that compose under sequential execution: EDP does not add, so the fronts of parts
+/// run in sequence are kept over latency and energy (each once, in order), from which the EDP of
+/// a sum follows.
+std::vector<Objective> composable_objectives(const std::vector<Objective> &objectives);
+
 struct ParetoPoint {
   std::array<double, kMaxObjectives> key{}; // selected objectives, unused entries 0
   std::uint64_t candidate = 0;
