@@ -2,10 +2,11 @@
 # Runs the search benchmarks, one workload per process so that peak memory is per workload, and
 # prints for each: candidates before/after pruning, mappings evaluated, mappings per second, time
 # to the full front (and again with its candidate spaces cached, as a warm --cache-dir serves
-# them; bench/run_cache_benchmark.sh times the command itself), peak memory, the matrix path's
-# speed-up over the brute-force evaluator, the tiling columns visited, the mappings whose
-# objectives were computed, and the flop rate of the Q x B products with its share of the
-# machine's nominal peak.
+# them; bench/run_cache_benchmark.sh times the command itself), the time of the same exploration
+# evaluating every tiling column (today's baseline for the boxes of tilings) and the boxes' gain,
+# peak memory, the matrix path's speed-up over the brute-force evaluator, the tiling boxes and
+# columns visited, the mappings whose objectives were computed, and the flop rate of the Q x B
+# products with its share of the machine's nominal peak.
 # Usage: bench/run_benchmarks.sh [build-dir]
 set -eu
 build=${1:-build}

@@ -1,8 +1,10 @@
 // Search benchmarks: the full exploration of the reference workloads with the matrix path
 // (once building the candidate spaces, once more with them cached), and the brute-force evaluator
-// on the same pruned candidates, so that their throughput ratio is measured in one run; beside the
-// mappings decided, the tiling columns visited, the mappings whose objectives were computed and
-// the rate of the Q x B products against the machine's nominal peak.
+// on the same pruned candidates, so that their throughput ratio is measured in one run; the same
+// exploration evaluating every tiling column (no boxes of tilings dropped), as the baseline of
+// the boxes; beside the mappings decided, the tiling boxes and columns visited, the mappings
+// whose objectives were computed and the rate of the Q x B products against the machine's
+// nominal peak.
 // bench/run_benchmarks.sh runs one workload per process (for peak memory).
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -28,9 +30,11 @@ constexpr std::uint64_t kBruteForceTilings = 64;
 
 struct Measured {
   std::uint64_t candidates_before = 0, candidates_after = 0, mappings = 0;
-  std::uint64_t columns = 0, objectives = 0; // tiling columns visited, objectives computed
-  double flops = 0;                          // of the Q x B products
+  std::uint64_t boxes = 0, columns = 0, objectives = 0; // tiling boxes and columns visited,
+                                                        // objectives computed
+  double flops = 0;                                     // of the Q x B products
   double seconds = 0, warm_seconds = 0, matrix_rate = 0, brute_rate = 0;
+  double every_column_seconds = 0; // the same exploration without boxes
   size_t front_points = 0;
 };
 
@@ -58,6 +62,7 @@ void explore_benchmark(benchmark::State &state, const std::string &name, Measure
       m.candidates_before += s.stats.pruning.candidates_before();
       m.candidates_after += s.stats.pruning.candidates_after();
       m.mappings += s.stats.mappings;
+      m.boxes += s.stats.boxes;
       m.columns += s.stats.columns;
       m.objectives += s.stats.objectives_computed;
       m.flops += s.stats.matrix_flops;
@@ -68,6 +73,9 @@ void explore_benchmark(benchmark::State &state, const std::string &name, Measure
   }
   // Again with every candidate space already in the cache, as a warm --cache-dir serves them.
   m.warm_seconds = dse::explore(w, hw, options).seconds;
+  dse::SearchOptions every_column;
+  every_column.prune_boxes = false;
+  m.every_column_seconds = dse::explore(w, hw, every_column).seconds;
   m.matrix_rate = static_cast<double>(m.mappings) / m.seconds;
   state.counters["mappings"] = static_cast<double>(m.mappings);
   state.counters["mappings_per_s"] = m.matrix_rate;
@@ -97,23 +105,26 @@ double peak_memory_mib() {
 
 void print_summary(const std::map<std::string, Measured> &results) {
   const double peak = dse::nominal_peak_flops(0);
-  std::printf("\n%-28s %14s %12s %16s %14s %10s %10s %10s %12s %10s %10s %12s %10s %8s\n",
+  std::printf("\n%-28s %14s %12s %16s %14s %10s %10s %10s %10s %10s %12s %10s %10s %10s %12s "
+              "%10s %8s\n",
               "workload", "candidates", "after prune", "mappings", "mappings/s", "front s",
-              "warm s", "peak MiB", "brute map/s", "speed-up", "columns", "objectives", "flop/s",
-              "% peak");
+              "warm s", "columns s", "box gain", "peak MiB", "brute map/s", "speed-up", "boxes",
+              "columns", "objectives", "flop/s", "% peak");
   for (const auto &[name, m] : results) {
     if (m.mappings == 0)
       continue;
     const double flop_rate = m.flops / m.seconds;
     std::printf(
-        "%-28s %14llu %12llu %16llu %14.3e %10.3f %10.3f %10.1f %12.3e %10.1f %10llu "
-        "%12llu %10.3e %8.3f\n",
+        "%-28s %14llu %12llu %16llu %14.3e %10.3f %10.3f %10.3f %10.1f %10.1f %12.3e %10.1f "
+        "%10llu %10llu %12llu %10.3e %8.3f\n",
         name.c_str(), static_cast<unsigned long long>(m.candidates_before),
         static_cast<unsigned long long>(m.candidates_after),
         static_cast<unsigned long long>(m.mappings), m.matrix_rate, m.seconds, m.warm_seconds,
-        peak_memory_mib(), m.brute_rate, m.brute_rate > 0 ? m.matrix_rate / m.brute_rate : 0.0,
-        static_cast<unsigned long long>(m.columns), static_cast<unsigned long long>(m.objectives),
-        flop_rate, peak > 0 ? 100 * flop_rate / peak : 0.0);
+        m.every_column_seconds, m.every_column_seconds / m.seconds, peak_memory_mib(), m.brute_rate,
+        m.brute_rate > 0 ? m.matrix_rate / m.brute_rate : 0.0,
+        static_cast<unsigned long long>(m.boxes), static_cast<unsigned long long>(m.columns),
+        static_cast<unsigned long long>(m.objectives), flop_rate,
+        peak > 0 ? 100 * flop_rate / peak : 0.0);
   }
 }
 

@@ -15,10 +15,7 @@ std::string front_json(const ExploreResult &result, const Workload &workload, co
                              {"candidates_before_pruning", st.pruning.candidates_before()},
                              {"candidates_after_pruning", st.pruning.candidates_after()},
                              {"tilings", st.tilings},
-                             {"mappings_evaluated", st.mappings},
-                             {"mappings_fitting_buffer", st.feasible_mappings},
-                             {"tiling_columns_visited", st.columns},
-                             {"matrix_flops", st.matrix_flops}});
+                             {"mappings_evaluated", st.mappings}});
   }
   doc["points"] = nlohmann::ordered_json::array();
   for (size_t i = 0; i < result.front.size(); ++i) {

@@ -1,6 +1,6 @@
 // The search statistics `dse explore -v` prints: per problem, pruning, mappings decided, tiling
-// columns visited, mappings whose objectives were computed, and the rate of the matrix products
-// against the machine's nominal peak.
+// boxes and columns visited, mappings whose objectives were computed, and the rate of the matrix
+// products against the machine's nominal peak.
 #include <iomanip>
 #include <sstream>
 
@@ -21,18 +21,20 @@ std::string search_statistics(const ExploreResult &result, int threads) {
         << st.pruning.dataflows_kept << " (group pruning); spatial combinations "
         << st.pruning.spatial_combinations << "; candidates " << st.pruning.candidates_before()
         << " -> " << st.pruning.candidates_after() << "; tilings " << st.tilings
-        << "; mappings evaluated " << st.mappings << " (" << st.feasible_mappings
-        << " fit the buffer); basis functions " << st.basis_functions << "; tiling columns visited "
-        << st.columns << "; objectives computed for " << st.objectives_computed
-        << " mappings; Q x B " << csv_number(st.matrix_flops) << " flops; "
-        << csv_number(st.seconds) << " s";
+        << "; mappings evaluated " << st.mappings << "; basis functions " << st.basis_functions
+        << "; tiling boxes visited " << st.boxes << "; tiling columns visited " << st.columns
+        << " (their mappings fitting the buffer " << st.feasible_mappings
+        << "); objectives computed for " << st.objectives_computed << " mappings; Q x B "
+        << csv_number(st.matrix_flops) << " flops; " << csv_number(st.seconds) << " s";
     if (st.seconds > 0) {
       const double rate = st.matrix_flops / st.seconds;
       out << " (" << csv_number(static_cast<double>(st.mappings) / st.seconds) << " mappings/s, "
           << csv_number(rate) << " flop/s";
-      if (peak > 0)
-        out << ", " << std::setprecision(2) << 100 * rate / peak << "% of the nominal peak "
-            << csv_number(peak);
+      if (peak > 0) {
+        std::ostringstream percent;
+        percent << std::setprecision(2) << 100 * rate / peak;
+        out << ", " << percent.str() << "% of the nominal peak " << csv_number(peak);
+      }
       out << ")";
     }
     out << "\n";

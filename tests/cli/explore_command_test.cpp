@@ -250,9 +250,9 @@ TEST_F(ExploreCommand, VerbosePrintsSearchStatisticsOnStderr) {
   EXPECT_NE(verbose.err.find("\ngemm: dataflows "), std::string::npos) << verbose.err;
   for (const char *part :
        {" (per-operator pruning) -> ", " (group pruning); spatial combinations ", "; candidates ",
-        "; tilings ", "; mappings evaluated ", " fit the buffer", "; basis functions ",
-        "; tiling columns visited ", "; objectives computed for ", " mappings; Q x B ", " flops; ",
-        " flop/s"})
+        "; tilings ", "; mappings evaluated ", "; basis functions ", "; tiling boxes visited ",
+        "; tiling columns visited ", " (their mappings fitting the buffer ",
+        "); objectives computed for ", " mappings; Q x B ", " flops; ", " flop/s"})
     EXPECT_NE(verbose.err.find(part), std::string::npos) << part;
   const size_t last = verbose.err.rfind("\ntotal: ");
   ASSERT_NE(last, std::string::npos) << verbose.err;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "common/suite_scale.hpp"
 #include "test_graphs.hpp"
 
 namespace dse {
@@ -28,11 +29,15 @@ void check_plan(const Graph &g, const NetworkPlan &p) {
 }
 
 TEST(NetworkPlan, EveryShippedNetworkOnBothTargets) {
-  for (const char *hw_file :
-       {"hw_configs/vector-dsp-4core-8m.yaml", "hw_configs/academic-32x32-512k.yaml"}) {
-    const Hardware hw = load_hardware(testing::repo_file(hw_file));
-    for (const std::string &name : testing::shipped_networks()) {
-      const Graph g = load_network(testing::repo_file(name));
+  const std::vector<std::string> &networks = testing::shipped_networks();
+  const std::vector<std::string> targets = {"hw_configs/vector-dsp-4core-8m.yaml",
+                                            "hw_configs/academic-32x32-512k.yaml"};
+  for (size_t t = 0; t < targets.size(); ++t) {
+    const Hardware hw = load_hardware(testing::repo_file(targets[t]));
+    for (size_t n = 0; n < networks.size(); ++n) {
+      if (test_common::kSanitizedSuite && n % targets.size() != t)
+        continue; // the sanitizer suite plans each network on one target, in turn
+      const Graph g = load_network(testing::repo_file(networks[n]));
       check_plan(g, plan_network(g, hw, testing::cheap_network_options()));
     }
   }

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "common/suite_scale.hpp"
 #include "model/test_workloads.hpp"
 #include "model/trace_check.hpp"
 #include "model/trace_simulator.hpp"
@@ -34,11 +35,15 @@ void expect_agreement(const std::string &name, const Problem &problem, const Che
     ADD_FAILURE() << name << ": " << example;
 }
 
+// The sanitizer suite checks a fixed-seed sample of at most this many dataflows per space.
+constexpr std::uint64_t kSanitizedDataflows = 300;
 // Every dataflow and every tiling of the `all` menu (non-divisors padded).
-constexpr CheckPlan kEverything{1'000'000, 1'000'000, 0};
+constexpr CheckPlan kEverything{
+    test_common::per_suite<std::uint64_t>(1'000'000, kSanitizedDataflows), 1'000'000, 0};
 // Large spaces: a fixed-seed sample of dataflows, each with every divisor tiling plus 8 random
 // non-divisor tilings.
-constexpr CheckPlan kSampled{1'500, 64, 8};
+constexpr CheckPlan kSampled{test_common::per_suite<std::uint64_t>(1'500, kSanitizedDataflows), 64,
+                             8};
 
 TEST(TraceSimulation, SingleGemm) {
   const ChainWorkload w(test_workloads::kGemm);

@@ -139,8 +139,11 @@ TEST(CandidateCache, PreparesEachDistinctStructureOnceForAnyNumberOfThreads) {
       test::single_problem("gemm-large", test::gemm_yaml(64, 32, 16)), // the same structure
       test::fused_problem("pair", test::gemm_pair_yaml(8, 8, 8, 8))};
   std::vector<const Problem *> order;
-  for (const test::TestProblem &tp : problems)
+  std::vector<CandidateSpace> built_alone;
+  for (const test::TestProblem &tp : problems) {
     order.push_back(&tp.problem);
+    built_alone.push_back(build_candidate_space(tp.problem, false, Pruning::Symbolic));
+  }
   for (int threads : {1, 2, 4}) {
     SCOPED_TRACE(threads);
     const auto store = std::make_shared<MemoryStore>();
@@ -148,9 +151,8 @@ TEST(CandidateCache, PreparesEachDistinctStructureOnceForAnyNumberOfThreads) {
     tbb::task_arena(threads).execute([&] { cache.prepare(order, false, Pruning::Symbolic); });
     EXPECT_EQ(cache.counts().built, 4U);
     EXPECT_EQ(store->saves(), 4);
-    for (const test::TestProblem &tp : problems)
-      expect_same_space(*cache.get(tp.problem, false, Pruning::Symbolic),
-                        build_candidate_space(tp.problem, false, Pruning::Symbolic));
+    for (size_t i = 0; i < problems.size(); ++i)
+      expect_same_space(*cache.get(problems[i].problem, false, Pruning::Symbolic), built_alone[i]);
     EXPECT_EQ(cache.counts().built, 4U) << "get finds what prepare made ready";
     cache.prepare(order, false, Pruning::Symbolic);
     EXPECT_EQ(cache.counts().built, 4U);

@@ -35,8 +35,7 @@ std::string fingerprint(const ExploreResult &r) {
   std::ostringstream out;
   out << std::hexfloat;
   for (const ProblemSummary &s : r.summaries)
-    out << s.label << " tilings " << s.stats.tilings << " mappings " << s.stats.mappings
-        << " feasible " << s.stats.feasible_mappings << "\n";
+    out << s.label << " tilings " << s.stats.tilings << " mappings " << s.stats.mappings << "\n";
   for (const FrontPoint &p : r.front) {
     const Objectives &o = p.objectives;
     out << o.latency_s << " " << o.energy_pj << " " << o.edp << " " << o.dram_words << " "

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <random>
 
+#include "common/suite_scale.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/search/fused_hier_search.hpp"
 #include "dse/search/local_plan_metrics.hpp"
@@ -110,7 +111,7 @@ void expect_pruned_equals_brute_force(std::uint64_t seed,
 
 TEST(FusedHierSearch, PrunedEqualsBruteForceOnRandomChainsWithFanouts) {
   const hier_random::HierarchyLimits limits{2, 1, 2, 1 << 20};
-  for (std::uint64_t seed = 1; seed <= 12; ++seed)
+  for (std::uint64_t seed = 1; seed <= test_common::per_suite<std::uint64_t>(12, 5); ++seed)
     expect_pruned_equals_brute_force(
         seed, limits, [](size_t, std::int64_t size) { return std::int64_t{1} << (size % 2); });
 }
@@ -204,7 +205,7 @@ TEST(FusedHierSearch, Level0LoopsRowsBoundWhatEveryNestReadsOfItsLoopTree) {
 }
 
 TEST(FusedHierSearch, BatchedChainsGiveLegalPointsThatEvaluateToTheirObjectives) {
-  for (std::uint64_t seed = 101; seed <= 106; ++seed) {
+  for (std::uint64_t seed = 101; seed <= test_common::per_suite<std::uint64_t>(106, 102); ++seed) {
     const fused_hier_random::Case c =
         fused_hier_random::random_case(seed, ChainKind::BatchedGemm, {2, 1, 2, 1 << 20});
     const Hardware hw = constrained(c.hardware, seed);

@@ -31,6 +31,9 @@ struct SearchOptions {
   bool recompute = true;         // false: no fused dataflow recomputes its producer
   int threads = 0;               // 0: every core
   std::size_t block_tilings = 0; // tilings per Q*B block; 0: automatic
+  /// Whether boxes of tilings whose bound the front rejects are skipped (docs/DESIGN.md §4.3);
+  /// false evaluates every tiling column, with the same front.
+  bool prune_boxes = true;
   /// Candidate spaces shared by every search given these options (copies share it); without
   /// one, each search builds its own and explore makes one per call.
   std::shared_ptr<CandidateCache> cache;
@@ -44,12 +47,15 @@ struct SearchOptions {
 struct SearchStats {
   PruningStats pruning;
   std::uint64_t tilings = 0;
-  std::uint64_t mappings = 0;            // candidates x tilings, every one decided exactly
-  std::uint64_t feasible_mappings = 0;   // those whose buffer needs fit the global buffer
+  std::uint64_t mappings = 0; // candidates x tilings, every one decided exactly
+  // The counts below depend on how the threads share the boxes (each worker bounds with its own
+  // front); the front does not.
+  std::uint64_t feasible_mappings = 0;   // mappings of the columns visited that fit the buffer
+  std::uint64_t boxes = 0;               // boxes of tilings visited (docs/DESIGN.md §4.3)
   std::uint64_t columns = 0;             // tiling columns visited (each a column of B)
   std::uint64_t objectives_computed = 0; // mappings whose objectives were computed: they fit and
                                          // their dataflow's bound did not reject them
-  double matrix_flops = 0;               // of the Q x B products (two per stored entry of Q)
+  double matrix_flops = 0; // of the Q x B products and box bounds (two per entry of Q)
   std::size_t basis_functions = 0;
   double seconds = 0;
 };
@@ -66,7 +72,8 @@ struct ProblemFront {
   /// The front's points decoded, in the order of front.points().
   std::vector<PointMapping> mappings;
   SearchStats stats;
-  /// Smallest global-buffer need over every mapping (words), to explain an empty front.
+  /// When the front is empty (no mapping fits), the smallest global-buffer need over every
+  /// mapping (words), which explains it; 0 otherwise.
   double min_buffer_words = 0;
   /// The candidate space the front's candidate ids refer to (id = dataflow * |spatial| + s).
   std::shared_ptr<const CandidateSpace> space;
