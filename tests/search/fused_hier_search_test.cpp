@@ -111,7 +111,9 @@ void expect_pruned_equals_brute_force(std::uint64_t seed,
 
 TEST(FusedHierSearch, PrunedEqualsBruteForceOnRandomChainsWithFanouts) {
   const hier_random::HierarchyLimits limits{2, 1, 2, 1 << 20};
-  for (std::uint64_t seed = 1; seed <= test_common::per_suite<std::uint64_t>(12, 5); ++seed)
+  // The sanitizer suite's seeds still take each branch of objectives_of, elision and seed % 5.
+  for (std::uint64_t seed : test_common::per_suite<std::vector<std::uint64_t>>(
+           {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, {3, 4, 5}))
     expect_pruned_equals_brute_force(
         seed, limits, [](size_t, std::int64_t size) { return std::int64_t{1} << (size % 2); });
 }

@@ -8,6 +8,7 @@
 #include <string>
 #include <tuple>
 
+#include "common/suite_scale.hpp"
 #include "common/workloads.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
@@ -141,7 +142,7 @@ TEST(HierSearch, PrunedEqualsBruteForceOnRandomHierarchies) {
   const auto uniform = [](std::mt19937_64 &rng, std::int64_t lo, std::int64_t hi) {
     return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng);
   };
-  for (std::uint64_t seed = 0; seed < 240; ++seed) {
+  for (std::uint64_t seed = 0; seed < test_common::per_suite<std::uint64_t>(240, 80); ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     std::mt19937_64 rng(seed);
     Hardware hw = hier_random::random_hardware(rng, limits);

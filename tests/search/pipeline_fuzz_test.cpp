@@ -7,6 +7,7 @@
 #include <random>
 
 #include "common/fuzz_outcome.hpp"
+#include "common/suite_scale.hpp"
 #include "common/workloads.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/search/explore.hpp"
@@ -47,7 +48,7 @@ TEST(PipelineFuzz, EdgeSizesExploreOrFailCleanly) {
   SearchOptions options;
   options.threads = 1;
   test_common::FuzzTally tally;
-  for (int i = 0; i < 60; ++i) {
+  for (int i = 0; i < test_common::per_suite(60, 30); ++i) {
     const std::string yaml = workloads.next(i);
     test::HardwareSpec spec;
     spec.gb_words = workloads.buffer_words();
@@ -56,8 +57,8 @@ TEST(PipelineFuzz, EdgeSizesExploreOrFailCleanly) {
         [&] { explore(parse_workload(yaml, "w.yaml"), test::tiny_hardware(spec), options); }, "",
         yaml, tally);
   }
-  EXPECT_GT(tally.accepted, 10);
-  EXPECT_GT(tally.rejected, 10);
+  EXPECT_GT(tally.accepted, test_common::per_suite(10, 5));
+  EXPECT_GT(tally.rejected, test_common::per_suite(10, 5));
 }
 
 } // namespace
