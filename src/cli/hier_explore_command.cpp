@@ -35,6 +35,9 @@ HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &
     throw UserError("--tiles " + flags.tiles +
                     ": general hierarchies search divisor factors at "
                     "every level (--tiles divisors)");
+  if (flags.every_column)
+    throw UserError("--every-column applies to single-level hardware, whose search skips boxes "
+                    "of tilings; general hierarchies are searched level by level");
   HierSearchOptions options;
   options.objectives = parse_objective_list(flags.objectives);
   options.latency_model = parse_latency_model(flags.latency_model);

@@ -241,6 +241,28 @@ TEST_F(ExploreCommand, HeaderQuotesOpNames) {
   EXPECT_EQ(csv.header.at(6), "gb_words_up,proj");
 }
 
+TEST_F(ExploreCommand, EveryColumnGivesTheSameFrontAsTheBoxes) {
+  // GPT-3 attention: the boxes skip most of its fused pair's tilings (docs/DESIGN.md §4.3).
+  const std::vector<std::string> args = {
+      "explore", "--hw", kHw, "--workload", repo_file("workloads/gpt3-6.7b-attention-s2048.yaml"),
+      "--json"};
+  const RunResult boxes = run(concat(args, {"-v"}));
+  const RunResult columns = run(concat(args, {"-v", "--every-column"}));
+  ASSERT_EQ(boxes.exit_code, 0) << boxes.err;
+  ASSERT_EQ(columns.exit_code, 0) << columns.err;
+  EXPECT_EQ(columns.out, boxes.out);
+  const auto visited = [](const std::string &err) {
+    const size_t at = err.rfind("; tiling columns visited ");
+    return std::stoull(err.substr(at + std::string("; tiling columns visited ").size()));
+  };
+  const auto tilings = [](const std::string &err) {
+    const size_t at = err.rfind("; tilings ");
+    return std::stoull(err.substr(at + std::string("; tilings ").size()));
+  };
+  EXPECT_EQ(visited(columns.err), tilings(columns.err)) << columns.err;
+  EXPECT_LT(visited(boxes.err), tilings(boxes.err) / 2) << boxes.err;
+}
+
 TEST_F(ExploreCommand, VerbosePrintsSearchStatisticsOnStderr) {
   const RunResult quiet = run_ok({"explore", "--hw", kHw, "--workload", kGemm});
   const RunResult verbose = run({"explore", "--hw", kHw, "--workload", kGemm, "-v"});

@@ -199,6 +199,9 @@ TEST_F(HierExploreTest, HierFusionIsRefusedWhereItDoesNotApply) {
                "are searched unless --no-fusion");
   expect_usage_error(concat(kExploreA16, {"--hier-fusion", "--no-fusion"}),
                      "--no-fusion excludes --hier-fusion");
+  expect_error(concat(kExploreA16, {"--every-column"}),
+               "error: --every-column applies to single-level hardware, whose search skips boxes "
+               "of tilings; general hierarchies are searched level by level");
 }
 
 } // namespace

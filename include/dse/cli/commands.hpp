@@ -25,6 +25,7 @@ struct SearchFlags {
   bool no_fusion = false;    // search chains one operator at a time
   bool no_recompute = false; // leave out fused dataflows that recompute the producer
   bool hier_fusion = false;  // general hierarchies: also search fusible pairs fused
+  bool every_column = false; // evaluate every tiling column: no box of tilings skipped
   SpaceLimits limits;        // --max-tilings, --max-loop-nests
   std::string cache_dir;     // --cache-dir: candidate spaces kept across runs (empty: none)
 };
