@@ -45,7 +45,8 @@ row gemm-1024-tiles-all 5 "$dse" explore --hw $sim --workload workloads/gemm-102
 row conv-chain-112-tiles-all 60 "$dse" explore --hw $sim --workload workloads/conv-chain-112.yaml \
   --tiles all -o "$out/front.csv"
 row gpt3-attention-2K-tiles-all 60 "$dse" explore --hw $sim \
-  --workload workloads/gpt3-6.7b-attention-s2048.yaml --tiles all -o "$out/front.csv"
+  --workload workloads/gpt3-6.7b-attention-s2048.yaml --tiles all --max-tilings 1e8 \
+  -o "$out/front.csv"
 for net in resnet18:0.2 vgg16:0.2 googlenet:0.2 mobilenet_v2:0.5 bert_base_layer_s512:0.5; do
   name=${net%%:*}
   row "network-$name" "${net#*:}" "$dse" network --hw $dsp --model "networks/$name.onnx" \
