@@ -29,7 +29,8 @@ void check_plan(const Graph &g, const NetworkPlan &p) {
 }
 
 TEST(NetworkPlan, EveryShippedNetworkOnBothTargets) {
-  // The sanitizer suite plans four of them (each kind of operator), on one target each in turn.
+  // The sanitizer suite plans four of them (convolutions, depthwise convolutions, attention and a
+  // YAML graph), on one target each in turn.
   const std::vector<std::string> networks = test_common::per_suite<std::vector<std::string>>(
       testing::shipped_networks(),
       {"networks/resnet18.onnx", "networks/mobilenet_v2.onnx", "networks/bert_base_layer_s512.onnx",
