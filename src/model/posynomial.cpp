@@ -27,23 +27,36 @@ const char *atom_name(Atom a) {
   return "?";
 }
 
+void Monomial::push_back(Factor f) {
+  if (size_ < kInlineFactors) {
+    inline_[size_++] = f;
+    return;
+  }
+  if (size_ == kInlineFactors)
+    spilled_.assign(inline_.begin(), inline_.end());
+  spilled_.push_back(f);
+  ++size_;
+}
+
 Monomial Monomial::of(int dim, Atom atom) {
   Monomial m;
-  m.factors_.push_back({static_cast<std::uint16_t>(dim * kAtomCount + static_cast<int>(atom)), 1});
+  m.push_back({static_cast<std::uint16_t>(dim * kAtomCount + static_cast<int>(atom)), 1});
   return m;
 }
 
 Monomial Monomial::operator*(const Monomial &other) const {
   Monomial out;
-  auto a = factors_.begin();
-  auto b = other.factors_.begin();
-  while (a != factors_.end() || b != other.factors_.end()) {
-    if (b == other.factors_.end() || (a != factors_.end() && a->key < b->key)) {
-      out.factors_.push_back(*a++);
-    } else if (a == factors_.end() || b->key < a->key) {
-      out.factors_.push_back(*b++);
+  const std::span<const Factor> fa = factors();
+  const std::span<const Factor> fb = other.factors();
+  auto a = fa.begin();
+  auto b = fb.begin();
+  while (a != fa.end() || b != fb.end()) {
+    if (b == fb.end() || (a != fa.end() && a->key < b->key)) {
+      out.push_back(*a++);
+    } else if (a == fa.end() || b->key < a->key) {
+      out.push_back(*b++);
     } else {
-      out.factors_.push_back({a->key, static_cast<std::uint8_t>(a->power + b->power)});
+      out.push_back({a->key, static_cast<std::uint8_t>(a->power + b->power)});
       ++a;
       ++b;
     }
@@ -54,58 +67,81 @@ Monomial Monomial::operator*(const Monomial &other) const {
 bool Monomial::divides_with_large_quotient(const Monomial &other) const {
   // Every factor of *this must appear in other with at least its power; every extra power in
   // other must be an atom >= 1.
-  auto a = factors_.begin();
-  for (const Factor &f : other.factors_) {
+  const std::span<const Factor> mine = factors();
+  auto a = mine.begin();
+  for (const Factor &f : other.factors()) {
     unsigned extra = f.power;
-    if (a != factors_.end() && a->key == f.key) {
+    if (a != mine.end() && a->key == f.key) {
       if (a->power > f.power)
         return false;
       extra = f.power - a->power;
       ++a;
-    } else if (a != factors_.end() && a->key < f.key) {
+    } else if (a != mine.end() && a->key < f.key) {
       return false;
     }
     if (extra > 0 && !atom_at_least_one(f.atom()))
       return false;
   }
-  return a == factors_.end();
+  return a == mine.end();
 }
 
 int Monomial::degree() const {
   int d = 0;
-  for (const Factor &f : factors_)
+  for (const Factor &f : factors())
     d += f.power;
   return d;
+}
+
+std::strong_ordering Monomial::operator<=>(const Monomial &other) const {
+  const std::span<const Factor> a = factors();
+  const std::span<const Factor> b = other.factors();
+  return std::lexicographical_compare_three_way(a.begin(), a.end(), b.begin(), b.end());
+}
+
+bool Monomial::operator==(const Monomial &other) const {
+  return std::ranges::equal(factors(), other.factors());
 }
 
 Posynomial Posynomial::constant(double c) { return monomial(Monomial{}, c); }
 
 Posynomial Posynomial::monomial(const Monomial &m, double coef) {
   Posynomial p;
-  p.add_term(m, coef);
+  if (coef != 0.0)
+    p.terms_.push_back({m, coef});
   return p;
 }
 
-void Posynomial::add_term(const Monomial &m, double coef) {
-  if (coef == 0.0)
+void Posynomial::add_scaled(const Posynomial &other, double sign) {
+  if (other.terms_.empty())
     return;
-  auto [it, inserted] = terms_.emplace(m, coef);
-  if (inserted)
-    return;
-  it->second += coef;
-  if (it->second == 0.0)
-    terms_.erase(it);
+  std::vector<Term> out;
+  out.reserve(terms_.size() + other.terms_.size());
+  auto a = terms_.begin();
+  auto b = other.terms_.begin();
+  while (a != terms_.end() || b != other.terms_.end()) {
+    if (b == other.terms_.end() || (a != terms_.end() && a->monomial < b->monomial)) {
+      out.push_back(std::move(*a++));
+    } else if (a == terms_.end() || b->monomial < a->monomial) {
+      out.push_back({b->monomial, sign * b->coef});
+      ++b;
+    } else {
+      const double sum = a->coef + sign * b->coef;
+      if (sum != 0.0)
+        out.push_back({std::move(a->monomial), sum});
+      ++a;
+      ++b;
+    }
+  }
+  terms_ = std::move(out);
 }
 
 Posynomial &Posynomial::operator+=(const Posynomial &other) {
-  for (const auto &[m, c] : other.terms_)
-    add_term(m, c);
+  add_scaled(other, 1.0);
   return *this;
 }
 
 Posynomial &Posynomial::operator-=(const Posynomial &other) {
-  for (const auto &[m, c] : other.terms_)
-    add_term(m, -c);
+  add_scaled(other, -1.0);
   return *this;
 }
 
@@ -120,17 +156,33 @@ Posynomial Posynomial::operator-(const Posynomial &other) const {
 }
 
 Posynomial Posynomial::operator*(const Posynomial &other) const {
-  Posynomial out;
+  std::vector<Term> products;
+  products.reserve(terms_.size() * other.terms_.size());
   for (const auto &[ma, ca] : terms_)
     for (const auto &[mb, cb] : other.terms_)
-      out.add_term(ma * mb, ca * cb);
+      products.push_back({ma * mb, ca * cb});
+  // Equal monomials are summed in the order they were formed.
+  std::stable_sort(products.begin(), products.end(),
+                   [](const Term &x, const Term &y) { return x.monomial < y.monomial; });
+  Posynomial out;
+  for (Term &t : products) {
+    if (!out.terms_.empty() && out.terms_.back().monomial == t.monomial)
+      out.terms_.back().coef += t.coef;
+    else
+      out.terms_.push_back(std::move(t));
+  }
+  std::erase_if(out.terms_, [](const Term &t) { return t.coef == 0.0; });
   return out;
 }
 
 Posynomial Posynomial::operator*(double s) const {
   Posynomial out;
-  for (const auto &[m, c] : terms_)
-    out.add_term(m, c * s);
+  if (s == 0.0)
+    return out;
+  out.terms_ = terms_;
+  for (Term &t : out.terms_)
+    t.coef *= s;
+  std::erase_if(out.terms_, [](const Term &t) { return t.coef == 0.0; });
   return out;
 }
 
@@ -152,28 +204,51 @@ std::string Posynomial::to_string(const std::vector<std::string> &dim_names) con
 }
 
 bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {
-  const Posynomial diff = rhs - lhs;
-  std::vector<std::pair<Monomial, double>> positive;
-  std::vector<std::pair<Monomial, double>> negative;
-  for (const auto &[m, c] : diff.terms())
-    (c > 0 ? positive : negative).emplace_back(m, std::abs(c));
+  // The terms of rhs - lhs, split by sign, read off both sorted term lists in one pass.
+  struct Mass {
+    const Monomial *monomial;
+    double amount;
+    int degree;
+  };
+  std::vector<Mass> positive;
+  std::vector<Mass> negative;
+  const auto put = [&](const Monomial &m, double c) {
+    if (c > 0)
+      positive.push_back({&m, c, 0});
+    else if (c < 0)
+      negative.push_back({&m, -c, m.degree()});
+  };
+  auto r = rhs.terms().begin();
+  auto l = lhs.terms().begin();
+  while (r != rhs.terms().end() || l != lhs.terms().end()) {
+    if (l == lhs.terms().end() || (r != rhs.terms().end() && r->monomial < l->monomial)) {
+      put(r->monomial, r->coef);
+      ++r;
+    } else if (r == rhs.terms().end() || l->monomial < r->monomial) {
+      put(l->monomial, -l->coef);
+      ++l;
+    } else {
+      put(r->monomial, r->coef - l->coef);
+      ++r;
+      ++l;
+    }
+  }
   if (negative.empty())
     return true;
   // Cover the most specific negative terms first: they have the fewest possible donors.
-  std::stable_sort(negative.begin(), negative.end(), [](const auto &a, const auto &b) {
-    return a.first.degree() > b.first.degree();
-  });
-  for (auto &[neg, need] : negative) {
-    for (auto &[pos, have] : positive) {
-      if (have <= 0.0 || !neg.divides_with_large_quotient(pos))
+  std::stable_sort(negative.begin(), negative.end(),
+                   [](const Mass &a, const Mass &b) { return a.degree > b.degree; });
+  for (Mass &neg : negative) {
+    for (Mass &pos : positive) {
+      if (pos.amount <= 0.0 || !neg.monomial->divides_with_large_quotient(*pos.monomial))
         continue;
-      const double take = std::min(have, need);
-      have -= take;
-      need -= take;
-      if (need <= 0.0)
+      const double take = std::min(pos.amount, neg.amount);
+      pos.amount -= take;
+      neg.amount -= take;
+      if (neg.amount <= 0.0)
         break;
     }
-    if (need > 1e-9)
+    if (neg.amount > 1e-9)
       return false;
   }
   return true;

@@ -2,6 +2,7 @@
 // trusts, anything that is not whole, of this build, for this key and consistent with the problem.
 #include "dse/search/candidate_entry.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -103,7 +104,7 @@ public:
           m = m * Monomial::of(f.dim(), f.atom());
       }
       // Only a canonical monomial (sorted keys, positive powers) reads back as written.
-      failed_ = failed_ || m.factors() != factors;
+      failed_ = failed_ || !std::ranges::equal(m.factors(), factors);
       p += Posynomial::monomial(m, f64());
     }
     failed_ = failed_ || p.terms().size() != terms;

@@ -2,10 +2,11 @@
 // per-dimension factors of the tile sizes (T, t = ceil(X/T), T-1, ceil(T/P), ...).
 #pragma once
 
+#include <array>
+#include <compare>
 #include <cstdint>
-#include <map>
+#include <span>
 #include <string>
-#include <utility>
 #include <vector>
 
 namespace dse {
@@ -34,22 +35,42 @@ struct Factor {
   auto operator<=>(const Factor &) const = default;
 };
 
-/// A product of factors, kept sorted by key; the empty monomial is the constant 1.
+/// A product of factors, kept sorted by key; the empty monomial is the constant 1. Up to
+/// kInlineFactors factors live inside the object (the fused nests of the shipped workloads need
+/// at most 11), so building and copying the metrics' monomials allocates no memory.
 class Monomial {
 public:
+  static constexpr std::size_t kInlineFactors = 12;
+
   Monomial() = default;
   static Monomial of(int dim, Atom atom);
 
   Monomial operator*(const Monomial &other) const;
   /// True if `other = *this * q` with q a product of atoms that are all >= 1.
   bool divides_with_large_quotient(const Monomial &other) const;
-  const std::vector<Factor> &factors() const { return factors_; }
+  std::span<const Factor> factors() const {
+    return size_ <= kInlineFactors ? std::span<const Factor>(inline_.data(), size_)
+                                   : std::span<const Factor>(spilled_);
+  }
   int degree() const;
 
-  auto operator<=>(const Monomial &) const = default;
+  /// Lexicographic over the factors (a monomial before any longer one it begins).
+  std::strong_ordering operator<=>(const Monomial &other) const;
+  bool operator==(const Monomial &other) const;
 
 private:
-  std::vector<Factor> factors_;
+  void push_back(Factor f);
+
+  std::uint32_t size_ = 0;
+  std::array<Factor, kInlineFactors> inline_{};
+  std::vector<Factor> spilled_; // every factor, once there are more than kInlineFactors
+};
+
+/// One term of a posynomial.
+struct Term {
+  Monomial monomial;
+  double coef = 0;
+  bool operator==(const Term &) const = default;
 };
 
 /// A sum of terms coef * monomial. Coefficients may be negative (partial-sum read-backs).
@@ -67,14 +88,16 @@ public:
   Posynomial operator*(const Posynomial &other) const;
   Posynomial operator*(double s) const;
 
-  const std::map<Monomial, double> &terms() const { return terms_; }
+  /// Sorted by monomial, each monomial once, no zero coefficient.
+  const std::vector<Term> &terms() const { return terms_; }
   bool operator==(const Posynomial &) const = default;
 
   std::string to_string(const std::vector<std::string> &dim_names) const;
 
 private:
-  void add_term(const Monomial &m, double coef);
-  std::map<Monomial, double> terms_;
+  /// this + sign * other, merged in one pass over both sorted term lists.
+  void add_scaled(const Posynomial &other, double sign);
+  std::vector<Term> terms_;
 };
 
 /// Sound symbolic check that `lhs(T) <= rhs(T)` for every tiling, treating each factor as an
