@@ -1,0 +1,309 @@
+// Builds the Q matrices of a problem's search (one row per dataflow or spatial combination and
+// metric, one column per basis function) and evaluates them against B (the basis functions at a
+// range of tilings) column by column, folding every mapping worth keeping into a worker's front.
+#include "problem_matrices.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+namespace dse {
+
+/// A task arena of the requested number of threads (every core for 0).
+tbb::task_arena search_arena(const SearchOptions &options) {
+  return tbb::task_arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+}
+
+std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,
+                                                  const CandidateSpace &space) {
+  std::vector<ComputeMetrics> out;
+  for (const RecomputeGroup &g : space.groups)
+    for (const auto &spatial : space.spatial)
+      out.push_back(compute_metrics(problem, g.recompute_dims, spatial));
+  return out;
+}
+
+namespace {
+
+constexpr int kComputeMetrics = 5; // macs, cycles, gb reads, gb writes, vector ops
+
+std::vector<Posynomial> compute_rows(const ComputeMetrics &cm) {
+  Posynomial macs;
+  Posynomial cycles;
+  for (size_t o = 0; o < cm.macs.size(); ++o) {
+    macs += cm.macs[o];
+    cycles += cm.cycles[o];
+  }
+  return {macs, cycles, cm.gb_reads, cm.gb_writes, cm.vector_ops};
+}
+
+/// The product of basis function j's factors in tiling-space dim i at menu entry e of that dim.
+double basis_part(const Prepared &p, size_t j, size_t i, size_t e) {
+  double v = 1.0;
+  for (const Basis::Factor &f : p.basis.factors[j])
+    if (static_cast<size_t>(f.dim_pos) == i)
+      for (int k = 0; k < f.power; ++k)
+        v *= p.atoms[i][e][static_cast<size_t>(f.atom)];
+  return v;
+}
+
+/// Fills p.least_part and p.greatest_part. The dims of a basis function vary independently, so
+/// over a box its least value is the product of its fixed dims' parts and its free dims' least
+/// parts: the exact least of every basis function, not only of every atom.
+void bound_basis_parts(Prepared &p) {
+  const size_t dims = p.atoms.size();
+  p.least_part.assign(p.basis.factors.size() * dims, 1.0);
+  p.greatest_part.assign(p.basis.factors.size() * dims, 1.0);
+  for (size_t j = 0; j < p.basis.factors.size(); ++j) {
+    const std::vector<Basis::Factor> &factors = p.basis.factors[j];
+    for (auto f = factors.begin(); f != factors.end(); ++f) {
+      if (std::any_of(factors.begin(), f,
+                      [&](const Basis::Factor &e) { return e.dim_pos == f->dim_pos; }))
+        continue; // the part of this dim, all of its atoms together, is bounded already
+      const auto i = static_cast<size_t>(f->dim_pos);
+      double least = std::numeric_limits<double>::infinity(), greatest = 0;
+      for (size_t e = 0; e < p.atoms[i].size(); ++e) {
+        const double v = basis_part(p, j, i, e);
+        least = std::min(least, v);
+        greatest = std::max(greatest, v);
+      }
+      p.least_part[j * dims + i] = least;
+      p.greatest_part[j * dims + i] = greatest;
+    }
+  }
+}
+
+void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
+                   Eigen::Index n, Worker &w) {
+  w.b.resize(static_cast<Eigen::Index>(p.basis.factors.size()), n);
+  for (Eigen::Index c = 0; c < n; ++c) {
+    tilings.decode(begin + static_cast<std::uint64_t>(c), w.menu_index);
+    for (size_t j = 0; j < p.basis.factors.size(); ++j) {
+      double v = 1.0;
+      for (const Basis::Factor &f : p.basis.factors[j]) {
+        const double x = p.atoms[static_cast<size_t>(f.dim_pos)][static_cast<size_t>(
+            w.menu_index[static_cast<size_t>(f.dim_pos)])][static_cast<size_t>(f.atom)];
+        for (int k = 0; k < f.power; ++k)
+          v *= x;
+      }
+      w.b(static_cast<Eigen::Index>(j), c) = v;
+    }
+  }
+}
+
+/// The slot of column c and group g, with at least its bound.
+Worker::Slot &bounded_slot(const Prepared &p, Worker &w, Eigen::Index c, Eigen::Index g) {
+  Worker::Slot &slot = w.slots[static_cast<size_t>(c * p.groups + g)];
+  if (slot.state == Worker::Slot::State::Empty) {
+    slot.bound = least_compute_side(p, w.m_compute, g, c);
+    slot.state = Worker::Slot::State::Bounded;
+  }
+  return slot;
+}
+
+/// Keeps the spatial combinations of group g at column c that no other combination beats in both
+/// compute-side latency and energy: the only ones that can reach the front, whatever the dataflow
+/// (latency and energy are monotone in these parts and the dataflow adds the same to each).
+void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c, Eigen::Index g,
+                       Worker::Slot &slot) {
+  const auto count = static_cast<size_t>(p.spatial);
+  w.lat.resize(count);
+  w.energy.resize(count);
+  w.order.resize(count);
+  for (size_t s = 0; s < count; ++s) {
+    const MetricTotals part =
+        compute_part(p, w.m_compute, g * p.spatial + static_cast<Eigen::Index>(s), c);
+    w.lat[s] = compute_latency(p, part);
+    w.energy[s] = energy_pj(part, p.weights);
+    w.order[s] = s;
+  }
+  // Sorted by (latency, energy, index), a combination is beaten exactly when an earlier one has
+  // no more energy.
+  std::sort(w.order.begin(), w.order.end(), [&](size_t a, size_t b) {
+    return std::tie(w.lat[a], w.energy[a], a) < std::tie(w.lat[b], w.energy[b], b);
+  });
+  slot.kept_begin = w.kept.size();
+  double best_energy = std::numeric_limits<double>::infinity();
+  for (size_t s : w.order) {
+    if (w.energy[s] >= best_energy)
+      continue;
+    best_energy = w.energy[s];
+    w.kept.push_back(static_cast<Eigen::Index>(s));
+    w.kept_parts.push_back(
+        compute_part(p, w.m_compute, g * p.spatial + static_cast<Eigen::Index>(s), c));
+  }
+  slot.kept_end = w.kept.size();
+  slot.state = Worker::Slot::State::Kept;
+}
+
+/// Combines dataflow d with the kept spatial combinations at columns [first, last).
+void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen::Index first,
+                   Eigen::Index last, Worker &w) {
+  const double *reads = &w.m_dataflow(d, 0);
+  const double *writes = &w.m_dataflow(p.dataflows + d, 0);
+  const int g = p.group_of[static_cast<size_t>(d)];
+  for (Eigen::Index c = first; c < last; ++c) {
+    double buffer = 0;
+    for (Eigen::Index o = 0; o < p.ops; ++o)
+      buffer = std::max(buffer, w.m_dataflow((2 + o) * p.dataflows + d, c));
+    w.min_buffer_words = std::min(w.min_buffer_words, buffer);
+    if (buffer > p.capacity_words)
+      continue;
+    w.feasible += static_cast<std::uint64_t>(p.spatial);
+    Worker::Slot &slot = bounded_slot(p, w, c, g);
+    const std::uint64_t tiling = begin + static_cast<std::uint64_t>(c);
+    const Objectives bound = lower_bound(p, slot.bound, reads[c], writes[c], buffer);
+    if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling))
+      continue;
+    if (slot.state != Worker::Slot::State::Kept)
+      keep_best_spatial(p, w, c, g, slot);
+    w.objectives_computed += slot.kept_end - slot.kept_begin;
+    for (size_t k = slot.kept_begin; k < slot.kept_end; ++k) {
+      MetricTotals totals = w.kept_parts[k];
+      totals.dram_reads = reads[c];
+      totals.dram_writes = writes[c];
+      totals.buffer_words = buffer;
+      const Objectives objs = objectives(totals, p.weights);
+      const auto candidate = static_cast<std::uint64_t>(d * p.spatial + w.kept[k]);
+      const ParetoFront::Key key = w.front.key_of(objs);
+      if (w.front.admits(key, candidate, tiling))
+        w.front.insert({key, candidate, tiling, objs, totals});
+    }
+  }
+}
+
+} // namespace
+
+void Basis::add(const Posynomial &p) {
+  for (const auto &[m, c] : p.terms())
+    column.emplace(m, 0);
+}
+void Basis::finish(const TilingSpace &tilings) {
+  std::map<int, int> pos;
+  for (size_t i = 0; i < tilings.dims().size(); ++i)
+    pos[tilings.dims()[i]] = static_cast<int>(i);
+  Eigen::Index next = 0;
+  for (auto &[m, col] : column) {
+    col = next++;
+    std::vector<Factor> fs;
+    for (const dse::Factor &f : m.factors())
+      fs.push_back({pos.at(f.dim()), static_cast<int>(f.atom()), f.power});
+    factors.push_back(std::move(fs));
+  }
+}
+void Basis::add_triplets(std::vector<Eigen::Triplet<double, Eigen::Index>> &out, Eigen::Index row,
+                         const Posynomial &p) const {
+  for (const auto &[m, c] : p.terms())
+    out.emplace_back(row, column.at(m), c);
+}
+
+SignedRows split_by_sign(const SparseRows &q) {
+  SignedRows out{q, q};
+  out.positive.prune([](Eigen::Index, Eigen::Index, double v) { return v > 0; });
+  out.negative.prune([](Eigen::Index, Eigen::Index, double v) { return v < 0; });
+  out.negative *= -1.0;
+  return out;
+}
+
+Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpace &space,
+                 const TilingSpace &tilings, const SearchOptions &options) {
+  Prepared p;
+  p.space = &space;
+  p.dataflows = static_cast<Eigen::Index>(space.dataflows.size());
+  p.spatial = static_cast<Eigen::Index>(space.spatial.size());
+  p.groups = static_cast<Eigen::Index>(space.groups.size());
+  p.ops = static_cast<Eigen::Index>(problem.ops.size());
+  const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
+  for (const DataflowMetrics &m : space.metrics)
+    for (const Posynomial &row : m.as_vector())
+      p.basis.add(row);
+  for (const ComputeMetrics &cm : compute)
+    for (const Posynomial &row : compute_rows(cm))
+      p.basis.add(row);
+  p.basis.finish(tilings);
+
+  const auto columns = static_cast<Eigen::Index>(p.basis.factors.size());
+  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
+  for (Eigen::Index d = 0; d < p.dataflows; ++d) {
+    const std::vector<Posynomial> rows = space.metrics[static_cast<size_t>(d)].as_vector();
+    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
+      p.basis.add_triplets(entries, k * p.dataflows + d, rows[static_cast<size_t>(k)]);
+  }
+  p.q_dataflow.resize((2 + p.ops) * p.dataflows, columns);
+  p.q_dataflow.setFromTriplets(entries.begin(), entries.end());
+  entries.clear();
+  const Eigen::Index gs = p.groups * p.spatial;
+  for (Eigen::Index i = 0; i < gs; ++i) {
+    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
+    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
+      p.basis.add_triplets(entries, k * gs + i, rows[static_cast<size_t>(k)]);
+  }
+  p.q_compute.resize(kComputeMetrics * gs, columns);
+  p.q_compute.setFromTriplets(entries.begin(), entries.end());
+
+  p.q_dataflow_signed = split_by_sign(p.q_dataflow);
+  p.q_compute_signed = split_by_sign(p.q_compute);
+
+  for (size_t i = 0; i < tilings.dims().size(); ++i) {
+    const std::int64_t size = tilings.sizes()[static_cast<size_t>(tilings.dims()[i])];
+    std::vector<AtomValues> values;
+    for (std::int64_t tile : tilings.menu(i))
+      values.push_back(atom_values(size, tile, hw.effective_rows(), hw.effective_cols()));
+    p.atoms.push_back(std::move(values));
+  }
+  bound_basis_parts(p);
+  p.group_of.resize(space.dataflows.size());
+  for (size_t g = 0; g < space.groups.size(); ++g)
+    for (size_t i = 0; i < space.groups[g].count; ++i)
+      p.group_of[space.groups[g].first + i] = static_cast<int>(g);
+  p.weights = cost_weights(hw, options.latency_model);
+  p.capacity_words = static_cast<double>(hw.gb_capacity_words());
+  return p;
+}
+
+double compute_latency(const Prepared &p, const MetricTotals &part) {
+  const LatencyParts parts = latency_parts(part, p.weights);
+  return p.weights.latency_model == LatencyModel::Roofline
+             ? std::max(parts.compute_cycles, parts.gb_cycles)
+             : parts.compute_cycles + parts.gb_cycles;
+}
+
+/// A point no larger in any objective than every mapping of a dataflow with at least these DRAM
+/// reads and writes and buffer words and a compute side bounded by `bound` (with a relative
+/// margin for rounding): if the front rejects it, it rejects them all.
+Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double reads, double writes,
+                       double buffer) {
+  constexpr double kMargin = 1.0 - 1e-12;
+  const CostWeights &wt = p.weights;
+  const double dram_cycles = dram_transfer_cycles(reads, writes, wt);
+  const double cycles = wt.latency_model == LatencyModel::Roofline
+                            ? std::max(bound.latency_cycles, dram_cycles)
+                            : bound.latency_cycles + dram_cycles;
+  Objectives o;
+  o.latency_s = cycles * wt.seconds_per_cycle * kMargin;
+  o.energy_pj = (bound.energy_pj + wt.dram_read_pj * reads + wt.dram_write_pj * writes) * kMargin;
+  o.edp = std::max(o.latency_s, 0.0) * std::max(o.energy_pj, 0.0);
+  o.dram_words = reads + writes;
+  o.buffer_words = buffer;
+  return o;
+}
+
+void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
+                      std::uint64_t end, const std::vector<Eigen::Index> &open, Worker &w) {
+  const auto n = static_cast<Eigen::Index>(end - begin);
+  fill_boundary(p, tilings, begin, n, w);
+  w.m_dataflow.noalias() = p.q_dataflow * w.b;
+  w.m_compute.noalias() = p.q_compute * w.b;
+  w.matrix_flops += 2.0 * static_cast<double>(p.q_dataflow.nonZeros() + p.q_compute.nonZeros()) *
+                    static_cast<double>(n);
+  w.columns += static_cast<std::uint64_t>(n);
+  w.slots.assign(static_cast<size_t>(n * p.groups), {});
+  w.kept.clear();
+  w.kept_parts.clear();
+  // Column chunks keep the kept compute parts of the chunk in cache while every dataflow passes.
+  constexpr Eigen::Index kChunk = 64;
+  for (Eigen::Index first = 0; first < n; first += kChunk)
+    for (Eigen::Index d : open)
+      fold_dataflow(p, begin, d, first, std::min(n, first + kChunk), w);
+}
+
+} // namespace dse

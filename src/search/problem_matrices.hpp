@@ -1,0 +1,159 @@
+// The Q and B matrices of one problem's search and their evaluation column by column: the basis
+// functions (monomials) with their factors in tiling-space terms, Q split into dataflow rows and
+// compute rows (and by sign, for bounds over boxes of tilings), a worker's front and scratch, and
+// the fold of a range of tiling columns into that front. src/search/tiling_boxes.cpp visits the
+// tiling space with them; src/search/problem_search.cpp runs a search.
+#pragma once
+
+#include <Eigen/Dense>
+#include <Eigen/Sparse>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <tbb/task_arena.h>
+#include <vector>
+
+#include "dse/model/mapping_evaluation.hpp"
+#include "dse/search/problem_search.hpp"
+#include "dse/search/tiling_space.hpp"
+
+namespace dse {
+
+/// A task arena of the requested number of threads (every core for 0).
+tbb::task_arena search_arena(const SearchOptions &options);
+
+/// Compute metrics per (recompute group, spatial combination), index g * |spatial| + s.
+std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,
+                                                  const CandidateSpace &space);
+
+/// Basis functions (monomials) used by any row, and each one's factors in tiling-space terms.
+struct Basis {
+  std::map<Monomial, Eigen::Index> column;
+  struct Factor {
+    int dim_pos;
+    int atom;
+    int power;
+  };
+  std::vector<std::vector<Factor>> factors;
+
+  /// Adds p's monomials.
+  void add(const Posynomial &p);
+  /// Numbers the basis functions in monomial order and reads their factors in tiling-space terms.
+  void finish(const TilingSpace &tilings);
+  /// The entries of Q's row `row` for p.
+  void add_triplets(std::vector<Eigen::Triplet<double, Eigen::Index>> &out, Eigen::Index row,
+                    const Posynomial &p) const;
+};
+
+/// Q matrices are sparse (a row uses a few of the basis functions); B and the products are
+/// row-major so that each non-zero of Q is one contiguous multiply-add over a block of tilings.
+using SparseRows = Eigen::SparseMatrix<double, Eigen::RowMajor, Eigen::Index>;
+using DenseRows = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// A Q matrix split by the sign of its entries (Q = positive - negative), for bounds over boxes.
+struct SignedRows {
+  SparseRows positive, negative;
+};
+
+SignedRows split_by_sign(const SparseRows &q);
+
+/// Everything the block evaluation reads, built once per search.
+struct Prepared {
+  const CandidateSpace *space = nullptr;
+  Eigen::Index dataflows = 0, spatial = 0, groups = 0, ops = 0;
+  Basis basis;
+  SparseRows q_dataflow; // rows: metric * dataflows + d (reads, writes, buffer per op)
+  SparseRows q_compute;  // rows: metric * (groups * spatial) + g * spatial + s
+  SignedRows q_dataflow_signed, q_compute_signed;
+  std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
+  // Per basis function j and tiling-space dim i (index j * dims + i): the least and greatest,
+  // over dim i's menu, of the product of j's factors in dim i (1 if it has none).
+  std::vector<double> least_part, greatest_part;
+  // span[k]: the tilings of a box whose first k tiling-space dims are fixed (span[0]: all).
+  std::vector<std::uint64_t> span;
+  size_t leaf_depth = 0;     // boxes this deep are evaluated column by column
+  size_t parallel_depth = 0; // boxes this deep are the units shared between threads
+  bool prune_boxes = true;
+  std::vector<int> group_of; // per dataflow
+  CostWeights weights;
+  double capacity_words = 0;
+};
+
+/// Q, B's atom values and the bounds' parts of a search over `tilings` (boxes still unplanned).
+Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpace &space,
+                 const TilingSpace &tilings, const SearchOptions &options);
+
+struct Worker {
+  explicit Worker(const std::vector<Objective> &objectives) : front(objectives) {}
+  ParetoFront front;
+  double min_buffer_words = std::numeric_limits<double>::infinity();
+  std::uint64_t feasible = 0;
+  std::uint64_t objectives_computed = 0;
+  std::uint64_t boxes = 0;
+  std::uint64_t columns = 0;
+  double matrix_flops = 0;
+  DenseRows b, m_dataflow, m_compute;
+  std::vector<int> menu_index;
+  struct Bound {
+    double latency_cycles; // smallest compute-side latency of the spatial combinations
+    double energy_pj;      // smallest compute-side energy of the spatial combinations
+  };
+  // Per column and recompute group (index c * groups + g), made when a dataflow first needs it:
+  // the compute-side bound, then the spatial combinations worth combining with dataflows, with
+  // their compute parts (kept[kept_begin .. kept_end)).
+  struct Slot {
+    enum class State : std::uint8_t { Empty, Bounded, Kept } state = State::Empty;
+    Bound bound{};
+    size_t kept_begin = 0, kept_end = 0;
+  };
+  std::vector<Slot> slots;
+  std::vector<Eigen::Index> kept;
+  std::vector<MetricTotals> kept_parts;
+  std::vector<double> lat, energy;
+  std::vector<size_t> order;
+  // Box bounds: the least and greatest basis values over a box, the least metrics, per group the
+  // least compute-side latency and energy, and per depth the dataflows still open.
+  Eigen::VectorXd least_b, greatest_b, least_dataflow, least_compute, scratch;
+  std::vector<Bound> box_bounds;
+  std::vector<std::vector<Eigen::Index>> open;
+};
+
+/// The compute part of spatial combination `gs` at column c of a product with the compute rows.
+template <typename Matrix>
+MetricTotals compute_part(const Prepared &p, const Matrix &m, Eigen::Index gs, Eigen::Index c) {
+  const Eigen::Index stride = p.groups * p.spatial;
+  MetricTotals t;
+  t.macs = m(gs, c);
+  t.cycles = m(stride + gs, c);
+  t.gb_reads = m(2 * stride + gs, c);
+  t.gb_writes = m(3 * stride + gs, c);
+  t.vector_ops = m(4 * stride + gs, c);
+  return t;
+}
+
+double compute_latency(const Prepared &p, const MetricTotals &part);
+
+/// The smallest compute-side latency and energy of group g's spatial combinations at column c.
+template <typename Matrix>
+Worker::Bound least_compute_side(const Prepared &p, const Matrix &m, Eigen::Index g,
+                                 Eigen::Index c) {
+  Worker::Bound b{std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
+  for (Eigen::Index s = 0; s < p.spatial; ++s) {
+    const MetricTotals part = compute_part(p, m, g * p.spatial + s, c);
+    b.latency_cycles = std::min(b.latency_cycles, compute_latency(p, part));
+    b.energy_pj = std::min(b.energy_pj, energy_pj(part, p.weights));
+  }
+  return b;
+}
+
+/// A point no larger in any objective than every mapping of a dataflow with at least these DRAM
+/// reads and writes and buffer words and a compute side bounded by `bound` (with a relative
+/// margin for rounding): if the front rejects it, it rejects them all.
+Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double reads, double writes,
+                       double buffer);
+
+/// Evaluates the tilings [begin, end) column by column for the dataflows `open`, into w.front.
+void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
+                      std::uint64_t end, const std::vector<Eigen::Index> &open, Worker &w);
+
+} // namespace dse

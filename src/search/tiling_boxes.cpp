@@ -1,0 +1,181 @@
+// The tree of boxes of tilings: bounds per box from the least and greatest basis values over it,
+// the dataflows each box leaves open, and the parallel visit of the boxes shared between threads.
+#include "tiling_boxes.hpp"
+
+#include <mutex>
+#include <numeric>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/info.h>
+#include <tbb/parallel_for.h>
+
+namespace dse {
+
+namespace {
+
+/// The basis functions at their least (or greatest) over the box whose first `depth` tiling-space
+/// dims have the menu entries of w.menu_index and whose other dims range over their whole menus:
+/// the fixed dims' atoms times the free dims' least (greatest) parts.
+void fill_box_basis(const Prepared &p, size_t depth, const std::vector<double> &free_parts,
+                    const Worker &w, Eigen::VectorXd &out) {
+  const size_t dims = p.atoms.size();
+  out.resize(static_cast<Eigen::Index>(p.basis.factors.size()));
+  for (size_t j = 0; j < p.basis.factors.size(); ++j) {
+    double v = 1.0;
+    for (const Basis::Factor &f : p.basis.factors[j]) {
+      const auto dim = static_cast<size_t>(f.dim_pos);
+      if (dim >= depth)
+        continue;
+      for (int k = 0; k < f.power; ++k)
+        v *= p.atoms[dim][static_cast<size_t>(w.menu_index[dim])][static_cast<size_t>(f.atom)];
+    }
+    for (size_t i = depth; i < dims; ++i)
+      v *= free_parts[j * dims + i];
+    out(static_cast<Eigen::Index>(j)) = v;
+  }
+}
+
+/// Every row of `q` at its least over the box: positive entries times the least basis values,
+/// negative ones times the greatest, each side moved by a relative margin that covers the
+/// rounding of any evaluation of the row.
+void least_rows(const SignedRows &q, const Worker &w, Eigen::VectorXd &scratch,
+                Eigen::VectorXd &out) {
+  constexpr double kMargin = 1e-12;
+  out.noalias() = q.positive * w.least_b;
+  out *= 1 - kMargin;
+  if (q.negative.nonZeros() == 0)
+    return;
+  scratch.noalias() = q.negative * w.greatest_b;
+  out -= (1 + kMargin) * scratch;
+}
+
+/// Keeps in `open` the dataflows of `candidates` that some tiling of the box starting at tiling
+/// `begin` with `depth` dims fixed may still bring to the front: their least buffer words fit and
+/// the front admits their least objectives (ids: the box's first candidate and tiling).
+void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
+                         const std::vector<Eigen::Index> &candidates,
+                         std::vector<Eigen::Index> &open, Worker &w) {
+  fill_box_basis(p, depth, p.least_part, w, w.least_b);
+  fill_box_basis(p, depth, p.greatest_part, w, w.greatest_b);
+  least_rows(p.q_dataflow_signed, w, w.scratch, w.least_dataflow);
+  least_rows(p.q_compute_signed, w, w.scratch, w.least_compute);
+  w.matrix_flops += 4.0 * static_cast<double>(p.q_dataflow.nonZeros() + p.q_compute.nonZeros());
+  w.box_bounds.resize(static_cast<size_t>(p.groups));
+  for (Eigen::Index g = 0; g < p.groups; ++g)
+    w.box_bounds[static_cast<size_t>(g)] = least_compute_side(p, w.least_compute, g, 0);
+  open.clear();
+  for (Eigen::Index d : candidates) {
+    double buffer = 0;
+    for (Eigen::Index o = 0; o < p.ops; ++o)
+      buffer = std::max(buffer, w.least_dataflow((2 + o) * p.dataflows + d));
+    if (buffer > p.capacity_words)
+      continue;
+    const Objectives bound =
+        lower_bound(p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
+                    w.least_dataflow(d), w.least_dataflow(p.dataflows + d), buffer);
+    if (w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
+      open.push_back(d);
+  }
+}
+
+/// Searches the box of tilings starting at `begin` whose first `depth` dims are fixed, for the
+/// dataflows `candidates` (those its parent left open): drops the dataflows its bound rejects,
+/// then evaluates it column by column or searches its children (the next dim's menu entries in
+/// order). The dataflows a box at depth k leaves open are kept in w.open[k + 1].
+void search_box(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin, size_t depth,
+                const std::vector<Eigen::Index> &candidates, Worker &w) {
+  ++w.boxes;
+  const std::vector<Eigen::Index> *open = &candidates;
+  if (p.prune_boxes) {
+    tilings.decode(begin, w.menu_index);
+    keep_open_dataflows(p, begin, depth, candidates, w.open[depth + 1], w);
+    open = &w.open[depth + 1];
+  }
+  if (open->empty())
+    return;
+  if (depth == p.leaf_depth) {
+    evaluate_columns(p, tilings, begin, begin + p.span[depth], *open, w);
+    return;
+  }
+  for (std::uint64_t i = 0; i < tilings.menu(depth).size(); ++i)
+    search_box(p, tilings, begin + i * p.span[depth + 1], depth + 1, *open, w);
+}
+
+std::uint64_t block_size(const Prepared &p, const SearchOptions &options) {
+  if (options.block_tilings > 0)
+    return options.block_tilings;
+  const auto rows = static_cast<std::uint64_t>(std::max<Eigen::Index>(p.q_dataflow.rows(), 1));
+  return std::clamp<std::uint64_t>((std::uint64_t{1} << 21) / rows, 16, 2048);
+}
+
+/// Tilings of a leaf box at most: small enough for the bounds to drop most leaves, large enough
+/// for each leaf's Q x B product to outweigh its bound (measured on GPT-3 attention: leaves of
+/// 32 to 512 tilings search it alike, 2048 four times slower).
+constexpr std::uint64_t kLeafTilings = 128;
+
+} // namespace
+
+/// The tree of boxes: leaves are the largest boxes of at most one block (and kLeafTilings) of
+/// tilings, and the boxes shared between threads are the shallowest ones numerous enough to
+/// balance the workers.
+void plan_boxes(Prepared &p, const TilingSpace &tilings, const SearchOptions &options) {
+  const size_t dims = tilings.dims().size();
+  p.span.assign(dims + 1, 1);
+  for (size_t k = dims; k-- > 0;)
+    p.span[k] = p.span[k + 1] * tilings.menu(k).size();
+  const std::uint64_t block = std::min(block_size(p, options), kLeafTilings);
+  p.leaf_depth = 0;
+  while (p.span[p.leaf_depth] > block)
+    ++p.leaf_depth;
+  const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
+  const std::uint64_t units = 16 * static_cast<std::uint64_t>(std::max(threads, 1));
+  p.parallel_depth = 0;
+  while (p.parallel_depth < p.leaf_depth && tilings.size() / p.span[p.parallel_depth] < units)
+    ++p.parallel_depth;
+  p.prune_boxes = options.prune_boxes;
+}
+
+/// Searches every box shared between threads, each worker folding into its own front, then merges
+/// the workers' fronts and counts into `result`. `progress` is given the mappings decided.
+void search_boxes(const Prepared &p, const TilingSpace &tilings, const SearchOptions &options,
+                  const std::function<void(std::uint64_t, std::uint64_t)> &progress,
+                  ProblemFront &result) {
+  std::vector<Eigen::Index> every_dataflow(static_cast<size_t>(p.dataflows));
+  std::iota(every_dataflow.begin(), every_dataflow.end(), Eigen::Index{0});
+  const std::uint64_t unit = p.span[p.parallel_depth];
+  tbb::enumerable_thread_specific<Worker> workers([&] {
+    Worker w(options.objectives);
+    w.open.resize(p.leaf_depth + 2);
+    return w;
+  });
+  const std::uint64_t candidates = result.space->stats.candidates_after();
+  std::mutex progress_mutex;
+  std::uint64_t done = 0;
+  auto report = [&](std::uint64_t tilings_done) {
+    if (!progress)
+      return;
+    std::lock_guard lock(progress_mutex);
+    done += tilings_done;
+    progress(done * candidates, result.stats.mappings);
+  };
+  search_arena(options).execute([&] {
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, tilings.size() / unit, 1),
+                      [&](const tbb::blocked_range<std::uint64_t> &range) {
+                        Worker &w = workers.local();
+                        for (std::uint64_t u = range.begin(); u != range.end(); ++u) {
+                          search_box(p, tilings, u * unit, p.parallel_depth, every_dataflow, w);
+                          report(unit);
+                        }
+                      });
+  });
+  for (const Worker &w : workers) {
+    result.front.merge(w.front);
+    result.min_buffer_words = std::min(result.min_buffer_words, w.min_buffer_words);
+    result.stats.feasible_mappings += w.feasible;
+    result.stats.objectives_computed += w.objectives_computed;
+    result.stats.matrix_flops += w.matrix_flops;
+    result.stats.boxes += w.boxes;
+    result.stats.columns += w.columns;
+  }
+}
+
+} // namespace dse
