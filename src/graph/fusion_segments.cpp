@@ -3,6 +3,7 @@
 #include "dse/graph/fusion_segments.hpp"
 
 #include <limits>
+#include <optional>
 
 #include "dse/graph/node_work.hpp"
 #include "dse/model/cost.hpp"
@@ -114,7 +115,8 @@ private:
     }
   }
 
-  Segment searched(const Unit &a, const Unit *b) {
+  /// The segment of unit a alone, or of a and b run fused (std::nullopt when they cannot be).
+  std::optional<Segment> searched(const Unit &a, const Unit *b) {
     const SegmentNodes nodes{a.node, a.attached, b ? b->node : -1,
                              b ? b->attached : std::vector<int>{}};
     Segment s;
@@ -126,10 +128,14 @@ private:
       s.nodes.insert(s.nodes.end(), u->attached.begin(), u->attached.end());
     }
     s.label = label(s.nodes);
-    SegmentOutcome outcome = searcher_.best(*lower_segment(g_, nodes));
-    s.no_fit = std::move(outcome.no_fit);
-    if (outcome.cost)
-      s.cost = std::move(*outcome.cost);
+    const Workload workload = *lower_segment(g_, nodes);
+    std::optional<SegmentOutcome> outcome =
+        b ? searcher_.best_fused(workload) : searcher_.best(workload);
+    if (!outcome)
+      return std::nullopt;
+    s.no_fit = std::move(outcome->no_fit);
+    if (outcome->cost)
+      s.cost = std::move(*outcome->cost);
     return s;
   }
 
@@ -146,14 +152,16 @@ private:
       path.push_back(&units_[static_cast<size_t>(u)]);
     const size_t n = path.size();
     std::vector<Value> best(n + 1);
-    std::vector<Segment> single(n), pair(n);
+    std::vector<Segment> single(n);
+    std::vector<std::optional<Segment>> pair(n);
     std::vector<bool> take_pair(n, false);
     for (size_t i = n; i-- > 0;) {
-      single[i] = searched(*path[i], nullptr);
+      single[i] = *searched(*path[i], nullptr);
       best[i] = value(single[i]) + best[i + 1];
-      if (i + 1 < n) {
+      if (i + 1 < n)
         pair[i] = searched(*path[i], path[i + 1]);
-        const Value with_pair = value(pair[i]) + best[i + 2];
+      if (pair[i]) {
+        const Value with_pair = value(*pair[i]) + best[i + 2];
         if (with_pair < best[i]) {
           best[i] = with_pair;
           take_pair[i] = true;
@@ -161,7 +169,7 @@ private:
       }
     }
     for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
-      plan_.segments.push_back(take_pair[i] ? pair[i] : single[i]);
+      plan_.segments.push_back(take_pair[i] ? *pair[i] : single[i]);
     network_front_ = minkowski_sum(network_front_, path_front(single, pair), PlanFrontPolicy{});
     done_ += n;
     if (options_.progress)
@@ -170,10 +178,11 @@ private:
 
   /// The front of a path over every segmentation into singles and pairs.
   static CostFront path_front(const std::vector<Segment> &single,
-                              const std::vector<Segment> &pair) {
+                              const std::vector<std::optional<Segment>> &pair) {
     return chain_front(
         single.size(), [&](size_t i) { return single[i].cost.front; },
-        [&](size_t i) { return pair[i].cost.front; }, CostPoint{}, PlanFrontPolicy{});
+        [&](size_t i) { return pair[i] ? pair[i]->cost.front : CostFront{}; }, CostPoint{},
+        PlanFrontPolicy{});
   }
 
   std::string label(const std::vector<int> &nodes) const {

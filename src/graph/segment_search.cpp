@@ -68,46 +68,63 @@ std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
   return {o.energy_pj, o.latency_s};
 }
 
-SegmentOutcome SegmentSearcher::best(const Workload &workload) {
-  const std::string key = workload_key(workload);
+SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &pick) const {
+  SegmentCost c;
+  c.latency_s = pick.objectives.latency_s;
+  c.energy_pj = pick.objectives.energy_pj;
+  c.dram_words = pick.objectives.dram_words;
+  c.buffer_words = pick.objectives.buffer_words;
+  c.macs = pick.totals.macs;
+  c.fused = runs_fused(r, pick);
+  CostFront front;
+  for (const FrontPoint &p : r.front)
+    front.push_back({p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words,
+                     runs_fused(r, p) ? 1 : 0});
+  c.front = pareto_filter(front, PlanFrontPolicy{});
+  for (const MappingPart &part : pick.parts) {
+    // Parts run one after another, each balanced over the units on its own.
+    add_dma_loads(c.dma_units,
+                  dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));
+  }
+  c.restreamed = restreamed_operand(r, pick, hw_, options_.latency_model);
+  return c;
+}
+
+std::optional<SegmentOutcome>
+SegmentSearcher::memoized(const std::string &key,
+                          const std::function<std::optional<ExploreResult>()> &search) {
   if (const auto it = results_.find(key); it != results_.end()) {
     ++hits_;
     return it->second;
   }
-  ++searches_;
-  SegmentOutcome outcome;
+  std::optional<SegmentOutcome> outcome;
   try {
-    const ExploreResult r = explore(workload, hw_, options_);
-    const FrontPoint *pick = nullptr;
-    CostFront front;
-    for (const FrontPoint &p : r.front) {
-      if (!pick || rank(p.objectives) < rank(pick->objectives))
-        pick = &p;
-      front.push_back({p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words,
-                       runs_fused(r, p) ? 1 : 0});
-    }
-    if (pick) {
-      SegmentCost c;
-      c.latency_s = pick->objectives.latency_s;
-      c.energy_pj = pick->objectives.energy_pj;
-      c.dram_words = pick->objectives.dram_words;
-      c.buffer_words = pick->objectives.buffer_words;
-      c.macs = pick->totals.macs;
-      c.fused = runs_fused(r, *pick);
-      c.front = pareto_filter(front, PlanFrontPolicy{});
-      for (const MappingPart &part : pick->parts) {
-        // Parts run one after another, each balanced over the units on its own.
-        add_dma_loads(c.dma_units,
-                      dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));
-      }
-      c.restreamed = restreamed_operand(r, *pick, hw_, options_.latency_model);
-      outcome.cost = c;
+    if (const std::optional<ExploreResult> r = search()) {
+      ++searches_;
+      const FrontPoint *pick = nullptr;
+      for (const FrontPoint &p : r->front)
+        if (!pick || rank(p.objectives) < rank(pick->objectives))
+          pick = &p;
+      outcome = SegmentOutcome{};
+      if (pick)
+        outcome->cost = cost_of(*r, *pick);
     }
   } catch (const NoMappingFits &e) {
-    outcome.no_fit = e;
+    ++searches_;
+    outcome = SegmentOutcome{std::nullopt, e};
   }
   results_[key] = outcome;
   return outcome;
+}
+
+SegmentOutcome SegmentSearcher::best(const Workload &workload) {
+  return *memoized("whole " + workload_key(workload),
+                   [&] { return std::optional(explore(workload, hw_, options_)); });
+}
+
+std::optional<SegmentOutcome> SegmentSearcher::best_fused(const Workload &workload) {
+  return memoized("fused " + workload_key(workload),
+                  [&] { return explore_fused_pair(workload, hw_, options_); });
 }
 
 } // namespace dse

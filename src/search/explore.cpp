@@ -77,6 +77,16 @@ public:
                             SequencePolicy(options_.objectives));
   }
 
+  /// The front of the chain's two links run fused, or std::nullopt when they cannot be.
+  std::optional<std::vector<FrontPoint>> fused_front(const Chain &chain) {
+    if (chain.links.size() != 2)
+      return std::nullopt;
+    std::optional<Problem> fused = fused_problem(chain, 0);
+    if (!fused)
+      return std::nullopt;
+    return search(std::move(*fused));
+  }
+
   void report_infeasible_if_empty(const std::vector<FrontPoint> &front) const {
     if (!front.empty())
       return;
@@ -157,6 +167,10 @@ private:
   std::vector<double> min_need_;
 };
 
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 /// Fails when a front point's objective is not finite: sizes, energies and rates whose products
 /// leave the range of a double (each input is bounded, their products are not).
 void require_finite(const std::vector<FrontPoint> &front, const Workload &workload,
@@ -176,6 +190,17 @@ void require_finite(const std::vector<FrontPoint> &front, const Workload &worklo
   }
 }
 
+/// The explorer's problems with the exact front of `points` over the requested objectives.
+ExploreResult finished(Explorer &explorer, const std::vector<FrontPoint> &points,
+                       const Workload &workload, const Hardware &hw, const SearchOptions &options,
+                       std::chrono::steady_clock::time_point start) {
+  ExploreResult result = std::move(explorer.result());
+  result.front = pareto_filter(points, SequencePolicy(options.objectives));
+  require_finite(result.front, workload, hw);
+  result.seconds = seconds_since(start);
+  return result;
+}
+
 } // namespace
 
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
@@ -189,11 +214,21 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
     front = minkowski_sum(front, chain_front,
                           SequencePolicy(composable_objectives(options.objectives)));
   }
-  ExploreResult result = std::move(explorer.result());
-  result.front = pareto_filter(front, SequencePolicy(options.objectives));
-  require_finite(result.front, workload, hw);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return result;
+  return finished(explorer, front, workload, hw, options, start);
+}
+
+std::optional<ExploreResult> explore_fused_pair(const Workload &workload, const Hardware &hw,
+                                                const SearchOptions &options) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<Chain> chains = detect_chains(workload);
+  if (chains.size() != 1)
+    return std::nullopt;
+  Explorer explorer(workload, hw, options, {}, {});
+  std::optional<std::vector<FrontPoint>> front = explorer.fused_front(chains[0]);
+  if (!front)
+    return std::nullopt;
+  explorer.report_infeasible_if_empty(*front);
+  return finished(explorer, *front, workload, hw, options, start);
 }
 
 } // namespace dse

@@ -96,7 +96,7 @@ void search_box(const Prepared &p, const TilingSpace &tilings, std::uint64_t beg
     evaluate_columns(p, tilings, begin, begin + p.span[depth], *open, w);
     return;
   }
-  for (std::uint64_t i = 0; i < tilings.menu(depth).size(); ++i)
+  for (std::uint64_t i = tilings.menu(depth).size(); i-- > 0;)
     search_box(p, tilings, begin + i * p.span[depth + 1], depth + 1, *open, w);
 }
 
@@ -162,7 +162,9 @@ void search_boxes(const Prepared &p, const TilingSpace &tilings, const SearchOpt
                       [&](const tbb::blocked_range<std::uint64_t> &range) {
                         Worker &w = workers.local();
                         for (std::uint64_t u = range.begin(); u != range.end(); ++u) {
-                          search_box(p, tilings, u * unit, p.parallel_depth, every_dataflow, w);
+                          const std::uint64_t last = tilings.size() / unit - 1;
+                          search_box(p, tilings, (last - u) * unit, p.parallel_depth,
+                                     every_dataflow, w);
                           report(unit);
                         }
                       });

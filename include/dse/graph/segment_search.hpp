@@ -1,7 +1,9 @@
 // The matrix engine applied to graph segments: each lowered segment is explored once per
-// distinct workload (layers of equal shape share one search) and its best point taken.
+// distinct workload (layers of equal shape share one search) and its best point taken; a pair
+// segment is searched fused only, its operators alone being segments of their own.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -41,6 +43,9 @@ public:
 
   /// The segment's best mapping, or why no mapping fits the global buffer.
   SegmentOutcome best(const Workload &workload);
+  /// The same for a segment of two operators run fused only (their mappings alone are the
+  /// operators' own segments); std::nullopt when they cannot run fused.
+  std::optional<SegmentOutcome> best_fused(const Workload &workload);
 
   int searches() const { return searches_; }
   int cache_hits() const { return hits_; }
@@ -48,11 +53,17 @@ public:
 private:
   /// The objective first, the other one as the tie-break.
   std::pair<double, double> rank(const Objectives &o) const;
+  /// The segment cost of point `pick` of the front `r`.
+  SegmentCost cost_of(const ExploreResult &r, const FrontPoint &pick) const;
+  /// The outcome stored under `key`, or else the outcome of `search` (none when it searched
+  /// nothing), stored.
+  std::optional<SegmentOutcome>
+  memoized(const std::string &key, const std::function<std::optional<ExploreResult>()> &search);
 
   const Hardware &hw_;
   SearchOptions options_;
   PlanObjective objective_;
-  std::map<std::string, SegmentOutcome> results_;
+  std::map<std::string, std::optional<SegmentOutcome>> results_;
   int searches_ = 0;
   int hits_ = 0;
 };

@@ -5,6 +5,7 @@
 
 #include <deque>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,5 +62,12 @@ using EstimateReporter = std::function<void(const std::string &label, const Sear
 /// Throws NoMappingFits when some chain has no mapping that fits the global buffer.
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
                       const ProgressReporter &progress = {}, const EstimateReporter &estimate = {});
+
+/// The front of a workload that is one chain of two links, run fused only: its mappings that run
+/// the operators alone are left out (the network planner searches them as segments of their
+/// own). std::nullopt when the links cannot run fused (fusion off, a halo on the intermediate, or
+/// not a chain of two links); throws NoMappingFits when no fused mapping fits the global buffer.
+std::optional<ExploreResult> explore_fused_pair(const Workload &workload, const Hardware &hw,
+                                                const SearchOptions &options);
 
 } // namespace dse
