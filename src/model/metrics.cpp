@@ -183,11 +183,22 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
 
 DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
                                  bool double_buffering) {
+  std::vector<LocalMetrics> locals;
+  for (size_t o = 0; o < problem.ops.size(); ++o)
+    locals.push_back(local_metrics(problem, dataflow, static_cast<int>(o), double_buffering));
+  std::vector<const LocalMetrics *> parts;
+  for (const LocalMetrics &local : locals)
+    parts.push_back(&local);
+  return combine_local_metrics(problem, dataflow, parts, double_buffering);
+}
+
+DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &dataflow,
+                                      const std::vector<const LocalMetrics *> &locals,
+                                      bool double_buffering) {
   DataflowMetrics out;
   out.buffer_words.resize(problem.ops.size());
   for (size_t o = 0; o < problem.ops.size(); ++o) {
-    const LocalMetrics local =
-        local_metrics(problem, dataflow, static_cast<int>(o), double_buffering);
+    const LocalMetrics &local = *locals.at(o);
     out.dram_reads += local.dram_reads;
     out.dram_writes += local.dram_writes;
     out.buffer_words[o] += local.own_buffer;

@@ -17,37 +17,53 @@ namespace dse {
 
 namespace {
 
-/// A local plan survives if no other plan of the same operator under the same prefix is
-/// provably no worse in every part of the metrics it contributes.
-std::vector<LocalPlan> surviving_local_plans(const Problem &problem, const PrefixChoice &choice,
-                                             int op, bool double_buffering, Pruning pruning,
-                                             std::uint64_t &enumerated) {
-  std::vector<LocalPlan> plans = enumerate_local_plans(problem, choice, op);
-  DSE_CHECK(!plans.empty(), "no local plan for operator " + std::to_string(op));
-  enumerated = plans.size();
+/// An operator's local plans under one prefix choice, with their local metrics.
+struct LocalPlans {
+  std::vector<LocalPlan> plans;
+  std::vector<LocalMetrics> metrics;
+};
+
+/// The local plans of operator `op` that no other plan of it under the same prefix is provably
+/// as good as in every part of the metrics it contributes (every plan without pruning).
+LocalPlans surviving_local_plans(const Problem &problem, const PrefixChoice &choice, int op,
+                                 bool double_buffering, Pruning pruning,
+                                 std::uint64_t &enumerated) {
+  LocalPlans all{enumerate_local_plans(problem, choice, op), {}};
+  DSE_CHECK(!all.plans.empty(), "no local plan for operator " + std::to_string(op));
+  enumerated = all.plans.size();
+  all.metrics = local_plan_metrics(problem, choice, op, all.plans, double_buffering);
   if (pruning == Pruning::None)
-    return plans;
-  std::vector<LocalPlan> kept;
-  for (size_t i :
-       undominated_rows(local_plan_metrics(problem, choice, op, plans, double_buffering)))
-    kept.push_back(plans[i]);
+    return all;
+  std::vector<MetricRow> rows;
+  for (const LocalMetrics &m : all.metrics)
+    rows.push_back(m.as_vector());
+  LocalPlans kept;
+  for (size_t i : undominated_rows(rows)) {
+    kept.plans.push_back(std::move(all.plans[i]));
+    kept.metrics.push_back(std::move(all.metrics[i]));
+  }
   return kept;
 }
 
-/// Every combination of surviving local plans under one prefix choice.
+/// Every combination of surviving local plans under one prefix choice, and for each the local
+/// metrics of its operators' plans.
 void add_combinations(const Problem &problem, const PrefixChoice &choice,
-                      const std::vector<std::vector<LocalPlan>> &plans,
-                      std::vector<Dataflow> &out) {
-  for (const std::vector<LocalPlan> &op_plans : plans)
-    DSE_CHECK(!op_plans.empty(), "an operator without surviving local plans");
+                      const std::vector<LocalPlans> &plans, std::vector<Dataflow> &out,
+                      std::vector<std::vector<const LocalMetrics *>> &locals) {
+  for (const LocalPlans &op_plans : plans)
+    DSE_CHECK(!op_plans.plans.empty(), "an operator without surviving local plans");
   std::vector<size_t> pick(plans.size(), 0);
   while (true) {
     std::vector<const LocalPlan *> parts;
-    for (size_t o = 0; o < plans.size(); ++o)
-      parts.push_back(&plans[o][pick[o]]);
+    std::vector<const LocalMetrics *> metrics;
+    for (size_t o = 0; o < plans.size(); ++o) {
+      parts.push_back(&plans[o].plans[pick[o]]);
+      metrics.push_back(&plans[o].metrics[pick[o]]);
+    }
     out.push_back(assemble_dataflow(problem, choice, parts));
+    locals.push_back(std::move(metrics));
     size_t o = 0;
-    while (o < pick.size() && ++pick[o] == plans[o].size())
+    while (o < pick.size() && ++pick[o] == plans[o].plans.size())
       pick[o++] = 0;
     if (o == pick.size())
       return;
@@ -155,7 +171,7 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   for (PrefixChoice &choice : enumerate_prefix_choices(problem))
     if (allow_recompute || prefix_recompute_dims(problem, choice.prefix).empty())
       choices.push_back(std::move(choice));
-  std::vector<std::vector<std::vector<LocalPlan>>> plans(choices.size());
+  std::vector<std::vector<LocalPlans>> plans(choices.size());
   std::vector<std::uint64_t> enumerated(choices.size(), 1);
   tbb::parallel_for(size_t{0}, choices.size(), [&](size_t c) {
     for (size_t o = 0; o < problem.ops.size(); ++o) {
@@ -167,9 +183,10 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   });
   CandidateSpace space;
   std::vector<Dataflow> combined;
+  std::vector<std::vector<const LocalMetrics *>> locals;
   for (size_t c = 0; c < choices.size(); ++c) {
     space.stats.dataflows_enumerated += enumerated[c];
-    add_combinations(problem, choices[c], plans[c], combined);
+    add_combinations(problem, choices[c], plans[c], combined, locals);
   }
   space.stats.dataflows_after_local = combined.size();
 
@@ -188,10 +205,11 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
     members[static_cast<size_t>(it - keys.begin())].push_back(i);
   }
 
-  // Stage 2: every dataflow's metrics, then the survivors of each group.
+  // Stage 2: every dataflow's metrics (the sums of its plans' local metrics), then the survivors
+  // of each group.
   std::vector<DataflowMetrics> metrics(combined.size());
   tbb::parallel_for(size_t{0}, combined.size(), [&](size_t i) {
-    metrics[i] = dataflow_metrics(problem, combined[i], double_buffering);
+    metrics[i] = combine_local_metrics(problem, combined[i], locals[i], double_buffering);
   });
   std::vector<std::vector<size_t>> keep(keys.size());
   tbb::parallel_for(size_t{0}, keys.size(), [&](size_t g) {

@@ -7,9 +7,9 @@
 
 namespace dse {
 
-std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixChoice &choice,
-                                          int op, const std::vector<LocalPlan> &plans,
-                                          bool double_buffering) {
+std::vector<LocalMetrics> local_plan_metrics(const Problem &problem, const PrefixChoice &choice,
+                                             int op, const std::vector<LocalPlan> &plans,
+                                             bool double_buffering) {
   std::vector<LocalPlan> others(problem.ops.size());
   std::vector<const LocalPlan *> parts(problem.ops.size());
   for (size_t o = 0; o < problem.ops.size(); ++o)
@@ -17,13 +17,13 @@ std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixCh
       others[o] = enumerate_local_plans(problem, choice, static_cast<int>(o)).front();
       parts[o] = &others[o];
     }
-  std::vector<MetricRow> rows;
+  std::vector<LocalMetrics> out;
   for (const LocalPlan &plan : plans) {
     parts[static_cast<size_t>(op)] = &plan;
     const Dataflow df = assemble_dataflow(problem, choice, parts);
-    rows.push_back(local_metrics(problem, df, op, double_buffering).as_vector());
+    out.push_back(local_metrics(problem, df, op, double_buffering));
   }
-  return rows;
+  return out;
 }
 
 MetricRow level0_loops_row(const Problem &problem, int op, const std::vector<int> &path,

@@ -50,6 +50,12 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
                            bool double_buffering);
 DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
                                  bool double_buffering);
+/// dataflow_metrics from each operator's local_metrics of the same dataflow, already computed
+/// (`locals[o]` for operator o): an operator's local metrics depend only on the prefix and its own
+/// sub-nest and retention, so the candidate space computes them once per local plan.
+DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &dataflow,
+                                      const std::vector<const LocalMetrics *> &locals,
+                                      bool double_buffering);
 /// Unfused softmax runs as its own pass: it reads the scores and writes the probabilities,
 /// this many words each way (zero when the problem has no softmax or is fused).
 Posynomial softmax_pass_words(const Problem &problem);

@@ -10,11 +10,11 @@
 
 namespace dse {
 
-/// local_metrics(...).as_vector() of each of op `op`'s `plans` under `choice` (any plan of the
-/// other operator completes the dataflow: a plan's local metrics do not depend on it).
-std::vector<MetricRow> local_plan_metrics(const Problem &problem, const PrefixChoice &choice,
-                                          int op, const std::vector<LocalPlan> &plans,
-                                          bool double_buffering);
+/// local_metrics(...) of each of op `op`'s `plans` under `choice` (any plan of the other operator
+/// completes the dataflow: a plan's local metrics do not depend on it).
+std::vector<LocalMetrics> local_plan_metrics(const Problem &problem, const PrefixChoice &choice,
+                                             int op, const std::vector<LocalPlan> &plans,
+                                             bool double_buffering);
 
 /// What operator `op`'s nests below level 0 read of its level-0 loops (`path`: the prefix, then
 /// its sub-nest), as a row that orders loop trees (docs/HIERARCHY.md §8.3): per operator tensor
