@@ -14,10 +14,10 @@ bool contains(const std::vector<int> &v, int x) {
 
 /// Extent of dimension d: the tile T_d when its loop is at or above the retention depth (or it
 /// is a window dim, always whole), else the padded span T_d * t_d.
-Posynomial extent(const Problem &p, int dim, bool spans_all_trips) {
+Monomial extent(const Problem &p, int dim, bool spans_all_trips) {
   if (!spans_all_trips || p.is_window[static_cast<size_t>(dim)])
-    return Posynomial::atom(dim, Atom::Tile);
-  return Posynomial::atom(dim, Atom::Tile) * Posynomial::atom(dim, Atom::Trips);
+    return Monomial::of(dim, Atom::Tile);
+  return Monomial::of(dim, Atom::Tile) * Monomial::of(dim, Atom::Trips);
 }
 
 /// extent - 1, kept as a single non-negative atom so that no negative term appears.
@@ -30,26 +30,28 @@ Posynomial extent_minus_one(const Problem &p, int dim, bool spans_all_trips) {
 /// Words of a tile of `access` when the dims in `spanning` span all their trips.
 Posynomial footprint(const Problem &p, const TensorAccess &access,
                      const std::vector<int> &spanning) {
-  Posynomial fp = Posynomial::constant(1);
+  // The plain indices' extents form one monomial; only affine indices make sums.
+  Monomial plain;
+  Posynomial spans = Posynomial::constant(1);
   for (const IndexExpr &e : access.indices) {
     if (e.is_plain()) {
-      fp = fp * extent(p, e.terms[0].dim, contains(spanning, e.terms[0].dim));
+      plain = plain * extent(p, e.terms[0].dim, contains(spanning, e.terms[0].dim));
       continue;
     }
     // An affine index sum c_i*d_i spans 1 + sum c_i*(ext_i - 1).
     Posynomial span = Posynomial::constant(1);
     for (const IndexTerm &t : e.terms)
       span += extent_minus_one(p, t.dim, contains(spanning, t.dim)) * static_cast<double>(t.coef);
-    fp = fp * span;
+    spans = spans * span;
   }
-  return fp;
+  return spans * Posynomial::monomial(plain);
 }
 
 Posynomial trips_of(const std::vector<int> &loops) {
-  Posynomial out = Posynomial::constant(1);
+  Monomial out;
   for (int d : loops)
-    out = out * Posynomial::atom(d, Atom::Trips);
-  return out;
+    out = out * Monomial::of(d, Atom::Trips);
+  return Posynomial::monomial(out);
 }
 
 /// Path of the tensor's owner, or the prefix for the intermediate.
@@ -93,11 +95,12 @@ bool spills_partial_sums(const Problem &p, const Dataflow &df, int tensor) {
   return false;
 }
 
-/// Buffer words of a tile, doubled for streamed tiles when double buffering is on.
-Posynomial buffered(const Problem &p, const Dataflow &df, int tensor, bool double_buffering) {
-  const Posynomial fp = footprint_at(p, df, tensor);
+/// Buffer words of a tile of `footprint` words, doubled for streamed tiles when double buffering
+/// is on.
+Posynomial buffered(const Dataflow &df, int tensor, const Posynomial &footprint,
+                    bool double_buffering) {
   const bool streamed = df.retention[static_cast<size_t>(tensor)] > 0;
-  return double_buffering && streamed ? fp * 2.0 : fp;
+  return double_buffering && streamed ? footprint * 2.0 : footprint;
 }
 
 /// The softmax attached to the producer, if any.
@@ -173,7 +176,7 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
     const TensorTraffic traffic = tensor_traffic(problem, dataflow, t);
     out.dram_reads += traffic.reads;
     out.dram_writes += traffic.writes;
-    const Posynomial words = buffered(problem, dataflow, t, double_buffering);
+    const Posynomial words = buffered(dataflow, t, traffic.footprint, double_buffering);
     out.own_buffer += words;
     if (problem.fused() && dataflow.retention[static_cast<size_t>(t)] < prefix_len)
       out.other_buffer += words;
@@ -206,8 +209,10 @@ DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &da
       out.buffer_words[1 - o] += local.other_buffer;
   }
   if (problem.fused()) {
-    const Posynomial inter = buffered(problem, dataflow, problem.intermediate, double_buffering) +
-                             softmax_state_words(problem, dataflow);
+    const Posynomial inter =
+        buffered(dataflow, problem.intermediate,
+                 footprint_at(problem, dataflow, problem.intermediate), double_buffering) +
+        softmax_state_words(problem, dataflow);
     for (Posynomial &bs : out.buffer_words)
       bs += inter;
   }

@@ -95,7 +95,11 @@ int Monomial::degree() const {
 std::strong_ordering Monomial::operator<=>(const Monomial &other) const {
   const std::span<const Factor> a = factors();
   const std::span<const Factor> b = other.factors();
-  return std::lexicographical_compare_three_way(a.begin(), a.end(), b.begin(), b.end());
+  const size_t common = std::min(a.size(), b.size());
+  for (size_t i = 0; i < common; ++i)
+    if (a[i].key != b[i].key || a[i].power != b[i].power)
+      return a[i].key != b[i].key ? a[i].key <=> b[i].key : a[i].power <=> b[i].power;
+  return a.size() <=> b.size();
 }
 
 bool Monomial::operator==(const Monomial &other) const {
@@ -119,9 +123,12 @@ void Posynomial::add_scaled(const Posynomial &other, double sign) {
   auto a = terms_.begin();
   auto b = other.terms_.begin();
   while (a != terms_.end() || b != other.terms_.end()) {
-    if (b == other.terms_.end() || (a != terms_.end() && a->monomial < b->monomial)) {
+    const std::strong_ordering order = a == terms_.end()         ? std::strong_ordering::greater
+                                       : b == other.terms_.end() ? std::strong_ordering::less
+                                                                 : a->monomial <=> b->monomial;
+    if (order < 0) {
       out.push_back(std::move(*a++));
-    } else if (a == terms_.end() || b->monomial < a->monomial) {
+    } else if (order > 0) {
       out.push_back({b->monomial, sign * b->coef});
       ++b;
     } else {
@@ -221,10 +228,13 @@ bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {
   auto r = rhs.terms().begin();
   auto l = lhs.terms().begin();
   while (r != rhs.terms().end() || l != lhs.terms().end()) {
-    if (l == lhs.terms().end() || (r != rhs.terms().end() && r->monomial < l->monomial)) {
+    const std::strong_ordering order = r == rhs.terms().end()   ? std::strong_ordering::greater
+                                       : l == lhs.terms().end() ? std::strong_ordering::less
+                                                                : r->monomial <=> l->monomial;
+    if (order < 0) {
       put(r->monomial, r->coef);
       ++r;
-    } else if (r == rhs.terms().end() || l->monomial < r->monomial) {
+    } else if (order > 0) {
       put(l->monomial, -l->coef);
       ++l;
     } else {
