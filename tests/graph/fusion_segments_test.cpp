@@ -1,7 +1,7 @@
 // Fusion segments: vector nodes that run on their own are costed with the search's latency
-// model (transfer and vector work overlapped under roofline, added under sequential); the
-// network front's ends are the latency- and energy-optimal segmentations the dynamic program
-// picks.
+// model (transfer and vector work overlapped under roofline, added under sequential); pairs are
+// searched fused only, and only where they can run fused; the network front's ends are the
+// latency- and energy-optimal segmentations the dynamic program picks.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -25,6 +25,18 @@ nodes:
   - {name: r0, op: Relu, inputs: [x], output: a0}
   - {name: c1, op: Conv, inputs: [a0], output: y1, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
 outputs: [y1]
+)";
+
+// A 3x3 convolution, a 1x1 one that can run fused with it, then a 3x3 one that reads the 1x1's
+// result through its window, which no fused dataflow can.
+const char *const kConvStack = R"(name: conv-stack
+inputs:
+  - {name: x, shape: [1, 2, 8, 8]}
+nodes:
+  - {name: c1, op: Conv, inputs: [x], output: y1, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
+  - {name: c2, op: Conv, inputs: [y1], output: y2, channels: 8, kernel: [1, 1]}
+  - {name: c3, op: Conv, inputs: [y2], output: y3, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
+outputs: [y3]
 )";
 
 Segment standalone_relu(const Graph &g, const Hardware &hw, LatencyModel model) {
@@ -53,6 +65,32 @@ TEST(FusionSegments, StandaloneVectorNodesFollowTheLatencyModel) {
   EXPECT_DOUBLE_EQ(sequential.cost.latency_s, (transfer + vector) * w.seconds_per_cycle);
   EXPECT_DOUBLE_EQ(sequential.cost.energy_pj, roofline.cost.energy_pj);
   EXPECT_EQ(roofline.cost.dram_words, 2 * words);
+}
+
+TEST(FusionSegments, PairsAreSearchedFusedAndOnlyWhereTheyCanRunFused) {
+  const Graph g = parse_graph_yaml(kConvStack, "conv-stack.yaml");
+  const Hardware hw = testing::tiny_hardware(1 << 12);
+  const FusionPlan plan = plan_fusion(g, hw, FusionOptions{});
+  // Three singles and the one pair that can run fused (c1+c2), whose front is fused points only:
+  // its unfused mappings are those of the two singles.
+  EXPECT_EQ(plan.searches, 4);
+  EXPECT_EQ(plan.cache_hits, 0);
+  for (const Segment &s : plan.segments) {
+    if (s.kind != SegmentKind::Pair)
+      continue;
+    EXPECT_EQ(s.label, "c1+c2");
+    EXPECT_TRUE(s.cost.fused);
+    ASSERT_FALSE(s.cost.front.empty());
+    for (const CostPoint &p : s.cost.front)
+      EXPECT_EQ(p.fused_pairs, 1);
+  }
+  // Without fusion no pair can run fused: none is searched, and the plan is the singles.
+  FusionOptions no_fusion;
+  no_fusion.search.fusion = false;
+  const FusionPlan singles = plan_fusion(g, hw, no_fusion);
+  EXPECT_EQ(singles.searches, 3);
+  EXPECT_TRUE(std::none_of(singles.segments.begin(), singles.segments.end(),
+                           [](const Segment &s) { return s.kind == SegmentKind::Pair; }));
 }
 
 TEST(FusionSegments, NetworkFrontEndsAreTheOptimalPlans) {
