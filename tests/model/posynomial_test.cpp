@@ -1,0 +1,72 @@
+// Posynomial arithmetic: canonical sorted terms, cancellation, and monomials of more factors than
+// a monomial holds inline (wide einsums), which must multiply, compare, evaluate and prune alike.
+#include "dse/model/posynomial.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "dse/model/tiling.hpp"
+
+namespace dse {
+namespace {
+
+/// The product of the Tile atoms of dims [first, last), multiplied in the order given.
+Monomial tiles(int first, int last, bool descending = false) {
+  Monomial m;
+  for (int i = 0; i < last - first; ++i)
+    m = m * Monomial::of(descending ? last - 1 - i : first + i, Atom::Tile);
+  return m;
+}
+
+TEST(Posynomial, TermsStaySortedAndCancelledTermsVanish) {
+  const Posynomial a = Posynomial::atom(0, Atom::Tile);
+  const Posynomial b = Posynomial::atom(1, Atom::Trips) * 3.0;
+  const Posynomial product = (a + b) * (a - b);
+  ASSERT_EQ(product.terms().size(), 2U); // the cross terms cancel
+  EXPECT_TRUE(product.terms()[0].monomial < product.terms()[1].monomial);
+  EXPECT_EQ(product, a * a - b * b);
+  EXPECT_TRUE((a - a).terms().empty());
+  EXPECT_TRUE((a * 0.0).terms().empty());
+  EXPECT_EQ(b * a, a * b);
+}
+
+TEST(Posynomial, MonomialsWiderThanTheirInlineStorage) {
+  constexpr int kWide = static_cast<int>(Monomial::kInlineFactors) + 3;
+  const Monomial up = tiles(0, kWide);
+  const Monomial down = tiles(0, kWide, true);
+  ASSERT_EQ(up.factors().size(), static_cast<size_t>(kWide));
+  EXPECT_EQ(up.degree(), kWide);
+  EXPECT_EQ(up, down); // the product is the same whatever the order
+  const Monomial copy = up;
+  EXPECT_EQ(copy, up);
+  for (size_t i = 1; i < up.factors().size(); ++i)
+    EXPECT_LT(up.factors()[i - 1].key, up.factors()[i].key);
+
+  // Ordering across the inline limit: a monomial comes before any longer one it begins.
+  const Monomial inline_full = tiles(0, static_cast<int>(Monomial::kInlineFactors));
+  EXPECT_TRUE(inline_full < up);
+  EXPECT_TRUE(up < tiles(1, kWide)); // dim 0 first: the smaller first key
+  EXPECT_TRUE(inline_full.divides_with_large_quotient(up));
+  EXPECT_FALSE(up.divides_with_large_quotient(inline_full));
+
+  // Squaring doubles every power, and evaluation multiplies every factor.
+  const Monomial square = up * up;
+  EXPECT_EQ(square.degree(), 2 * kWide);
+  AtomTable atoms;
+  for (int d = 0; d < kWide; ++d) {
+    AtomValues v{};
+    v[static_cast<size_t>(Atom::Tile)] = 2.0;
+    atoms.per_dim.push_back(v);
+  }
+  EXPECT_EQ(evaluate_monomial(square, atoms), std::ldexp(1.0, 2 * kWide));
+
+  const Posynomial p = Posynomial::monomial(up);
+  EXPECT_TRUE(provably_less_equal(p, p * Posynomial::atom(0, Atom::Trips)));
+  EXPECT_FALSE(provably_less_equal(p * Posynomial::atom(0, Atom::Trips), p));
+  EXPECT_EQ((p + p).terms().size(), 1U);
+  EXPECT_EQ((p + p).terms()[0].coef, 2.0);
+}
+
+} // namespace
+} // namespace dse
