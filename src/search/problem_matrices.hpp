@@ -131,6 +131,8 @@ MetricTotals compute_part(const Prepared &p, const Matrix &m, Eigen::Index gs, E
   return t;
 }
 
+/// The cycles of a compute part on its own: compute and global-buffer cycles, overlapped or added
+/// as the latency model says.
 double compute_latency(const Prepared &p, const MetricTotals &part);
 
 /// The smallest compute-side latency and energy of group g's spatial combinations at column c.
