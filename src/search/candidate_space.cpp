@@ -34,11 +34,8 @@ LocalPlans surviving_local_plans(const Problem &problem, const PrefixChoice &cho
   all.metrics = local_plan_metrics(problem, choice, op, all.plans, double_buffering);
   if (pruning == Pruning::None)
     return all;
-  std::vector<MetricRow> rows;
-  for (const LocalMetrics &m : all.metrics)
-    rows.push_back(m.as_vector());
   LocalPlans kept;
-  for (size_t i : undominated_rows(rows)) {
+  for (size_t i : undominated_rows(local_metric_rows(all.metrics))) {
     kept.plans.push_back(std::move(all.plans[i]));
     kept.metrics.push_back(std::move(all.metrics[i]));
   }

@@ -34,9 +34,8 @@ std::vector<LocalPlan> local_plans(const Problem &problem, const PrefixChoice &c
   std::vector<LocalPlan> plans = enumerate_local_plans(problem, choice, op);
   if (!prune)
     return plans;
-  std::vector<MetricRow> rows;
-  for (const LocalMetrics &m : local_plan_metrics(problem, choice, op, plans, double_buffering))
-    rows.push_back(m.as_vector());
+  std::vector<MetricRow> rows =
+      local_metric_rows(local_plan_metrics(problem, choice, op, plans, double_buffering));
   for (size_t i = 0; i < plans.size(); ++i) {
     std::vector<int> path = choice.prefix;
     path.insert(path.end(), plans[i].subnest.begin(), plans[i].subnest.end());

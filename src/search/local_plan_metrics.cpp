@@ -26,6 +26,13 @@ std::vector<LocalMetrics> local_plan_metrics(const Problem &problem, const Prefi
   return out;
 }
 
+std::vector<MetricRow> local_metric_rows(const std::vector<LocalMetrics> &metrics) {
+  std::vector<MetricRow> rows;
+  for (const LocalMetrics &m : metrics)
+    rows.push_back(m.as_vector());
+  return rows;
+}
+
 MetricRow level0_loops_row(const Problem &problem, int op, const std::vector<int> &path,
                            size_t prefix_length) {
   const auto position = [&path](int d) {

@@ -142,6 +142,7 @@ void search_boxes(const Prepared &p, const TilingSpace &tilings, const SearchOpt
   std::vector<Eigen::Index> every_dataflow(static_cast<size_t>(p.dataflows));
   std::iota(every_dataflow.begin(), every_dataflow.end(), Eigen::Index{0});
   const std::uint64_t unit = p.span[p.parallel_depth];
+  const std::uint64_t units = tilings.size() / unit;
   tbb::enumerable_thread_specific<Worker> workers([&] {
     Worker w(options.objectives);
     w.open.resize(p.leaf_depth + 2);
@@ -158,12 +159,11 @@ void search_boxes(const Prepared &p, const TilingSpace &tilings, const SearchOpt
     progress(done * candidates, result.stats.mappings);
   };
   search_arena(options).execute([&] {
-    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, tilings.size() / unit, 1),
+    tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, units, 1),
                       [&](const tbb::blocked_range<std::uint64_t> &range) {
                         Worker &w = workers.local();
                         for (std::uint64_t u = range.begin(); u != range.end(); ++u) {
-                          const std::uint64_t last = tilings.size() / unit - 1;
-                          search_box(p, tilings, (last - u) * unit, p.parallel_depth,
+                          search_box(p, tilings, (units - 1 - u) * unit, p.parallel_depth,
                                      every_dataflow, w);
                           report(unit);
                         }

@@ -16,6 +16,9 @@ std::vector<LocalMetrics> local_plan_metrics(const Problem &problem, const Prefi
                                              int op, const std::vector<LocalPlan> &plans,
                                              bool double_buffering);
 
+/// The metrics of each plan as a row that pruning compares (LocalMetrics::as_vector).
+std::vector<MetricRow> local_metric_rows(const std::vector<LocalMetrics> &metrics);
+
 /// What operator `op`'s nests below level 0 read of its level-0 loops (`path`: the prefix, then
 /// its sub-nest), as a row that orders loop trees (docs/HIERARCHY.md §8.3): per operator tensor
 /// and pair of dimensions (d, j), 1 if `d` is a loop of `path` whose trips count in the tensor's
