@@ -112,6 +112,12 @@ OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
 }
 
 void refuse_unsupported_ops(const Problem &p) {
+  if (!p.halo_dims.empty())
+    throw UserError("ops '" + p.op(0).name + "' and '" + p.op(1).name +
+                    "' are fused through a window (a halo on '" +
+                    p.tensors[static_cast<size_t>(p.intermediate)].name +
+                    "'); the emitter executes fused pairs that read their intermediate with bare "
+                    "dimensions only");
   for (size_t o = 0; o < p.ops.size(); ++o) {
     const Operator &op = p.op(static_cast<int>(o));
     if (op.einsum.inputs.size() != 2)

@@ -41,11 +41,20 @@ std::vector<int> depth_options(const std::vector<int> &path, const TensorAccess 
   return out;
 }
 
-bool recompute_is_legal(const Problem &p, const std::vector<int> &prefix, int inter_depth) {
+/// Whether every recompute and halo loop of the prefix encloses the intermediate's tile.
+bool intermediate_depth_is_legal(const Problem &p, const std::vector<int> &prefix,
+                                 int inter_depth) {
   for (size_t i = 0; i < prefix.size(); ++i)
-    if (contains(p.consumer_only_dims, prefix[i]) && static_cast<int>(i) >= inter_depth)
+    if (p.encloses_intermediate(prefix[i]) && static_cast<int>(i) >= inter_depth)
       return false;
   return true;
+}
+
+/// Whether the prefix has every halo dim (a producer read through a window computes the
+/// consumer's tile plus its halo, so the consumer's loop over that dim is shared).
+bool has_halo_dims(const Problem &p, const std::vector<int> &prefix) {
+  return std::all_of(p.halo_dims.begin(), p.halo_dims.end(),
+                     [&](int d) { return contains(prefix, d); });
 }
 
 /// Tensors owned by op (its inputs and output, not the intermediate).
@@ -73,6 +82,8 @@ public:
         in_prefix_(p.workload->dims.size(), false) {}
 
   double count() {
+    for (int d : p_.halo_dims)
+      in_prefix_[static_cast<size_t>(d)] = true;
     add_subsets_from(0);
     return total_;
   }
@@ -88,7 +99,7 @@ private:
     total_ += prefix_choices() * plans;
     for (size_t i = next; i < p_.prefix_dims.size(); ++i) {
       const int d = p_.prefix_dims[i];
-      if (!allow_recompute_ && contains(p_.consumer_only_dims, d))
+      if (contains(p_.halo_dims, d) || (!allow_recompute_ && contains(p_.consumer_only_dims, d)))
         continue;
       in_prefix_[static_cast<size_t>(d)] = true;
       add_subsets_from(i + 1);
@@ -97,8 +108,9 @@ private:
   }
 
   /// Orders of the prefix set times the intermediate's legal depths. A depth right below a
-  /// dimension indexing the intermediate is legal when every recompute loop lies above it, which
-  /// holds in 1 / (c + 1) of the orders for each of those i dimensions; depth 0 only when c = 0.
+  /// dimension indexing the intermediate is legal when each of the c recompute and h halo loops
+  /// lies at or above it: for the i - h other indexing dimensions in 1 / (c + h + 1) of the
+  /// orders, for each halo dimension in 1 / (c + h); depth 0 only when c + h = 0.
   double prefix_choices() const {
     const TensorAccess *inter =
         p_.fused() ? &p_.tensors[static_cast<size_t>(p_.intermediate)].access : nullptr;
@@ -110,9 +122,11 @@ private:
       i += inter->uses(d) ? 1 : 0;
       c += contains(p_.consumer_only_dims, d) ? 1 : 0;
     }
-    if (c == 0)
+    const double h = static_cast<double>(p_.halo_dims.size());
+    const double above = static_cast<double>(c) + h;
+    if (above == 0)
       return factorial(j) * static_cast<double>(1 + i);
-    return factorial(j) * static_cast<double>(i) / static_cast<double>(c + 1);
+    return factorial(j) * ((static_cast<double>(i) - h) / (above + 1) + h / above);
   }
 
   /// Orders of op's own loops times the depth options of each tensor it owns.
@@ -153,8 +167,10 @@ std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem) {
   std::vector<PrefixChoice> out;
   const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
   for_each_ordered_subset(problem.prefix_dims, [&](const std::vector<int> &prefix) {
+    if (!has_halo_dims(problem, prefix))
+      return;
     for (int depth : depth_options(prefix, inter))
-      if (recompute_is_legal(problem, prefix, depth))
+      if (intermediate_depth_is_legal(problem, prefix, depth))
         out.push_back({prefix, depth});
   });
   return out;

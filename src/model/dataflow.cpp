@@ -50,6 +50,10 @@ std::string check_nests(const Problem &problem, const Dataflow &df) {
     if (!contains(problem.prefix_dims, d))
       return "dimension '" + problem.dim_name(d) +
              "' may not be in the shared prefix (a producer reduction or unknown dimension)";
+  for (int d : problem.halo_dims)
+    if (!contains(df.prefix, d))
+      return "dimension '" + problem.dim_name(d) +
+             "' reads the intermediate through a window and must be in the shared prefix";
   for (size_t o = 0; o < problem.ops.size(); ++o) {
     std::vector<int> have = df.path(static_cast<int>(o));
     std::vector<int> want = problem.ops[o].tiled_dims;
@@ -81,8 +85,9 @@ std::string check_retention(const Problem &problem, const Dataflow &df) {
   if (problem.fused()) {
     const int inter_depth = df.retention[static_cast<size_t>(problem.intermediate)];
     for (size_t i = 0; i < df.prefix.size(); ++i)
-      if (contains(problem.consumer_only_dims, df.prefix[i]) && static_cast<int>(i) >= inter_depth)
-        return "recompute loop '" + problem.dim_name(df.prefix[i]) +
+      if (problem.encloses_intermediate(df.prefix[i]) && static_cast<int>(i) >= inter_depth)
+        return std::string(contains(problem.halo_dims, df.prefix[i]) ? "halo" : "recompute") +
+               " loop '" + problem.dim_name(df.prefix[i]) +
                "' lies below the intermediate's retention depth";
   }
   return {};

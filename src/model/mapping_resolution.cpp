@@ -30,7 +30,7 @@ Problem segment_problem(const Workload &w, const std::vector<Chain> &chains,
   if (seg.ops.size() == 1)
     return make_single_problem(w, *first.link);
   const LinkRef second = find_link(w, chains, seg.ops[1]);
-  if (first.next != second.link || !can_fuse(w, *first.link, *second.link))
+  if (first.next != second.link || !can_fuse_with_halo(w, *first.link, *second.link))
     throw UserError(seg.ops[1].where, "ops '" + seg.ops[0].name + "' and '" + seg.ops[1].name +
                                           "' are not a fusable producer -> consumer pair");
   return make_fused_problem(w, *first.link, *second.link);

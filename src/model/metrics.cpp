@@ -243,9 +243,31 @@ bool misses_spatial_dim(const TensorAccess &access, const SpatialMapping &s) {
   return (s.row_dim >= 0 && !access.uses(s.row_dim)) || (s.col_dim >= 0 && !access.uses(s.col_dim));
 }
 
-/// Elements of the op's output produced over the whole run (recompute included).
+/// Elements of the op's output produced over the whole run (recompute and halos included): a
+/// tile per trip of every loop indexing it.
 Posynomial produced_elements(const Problem &p, const ProblemOp &op, const Posynomial &recompute) {
-  return padded_size(p, op.accesses.back()) * recompute;
+  const TensorAccess &out = op.accesses.back();
+  std::vector<int> loops;
+  for (int d : op.tiled_dims)
+    if (out.uses(d))
+      loops.push_back(d);
+  return footprint(p, out, {}) * trips_of(loops) * recompute;
+}
+
+/// Per-tile range of one of an operator's einsum dims (ProblemOp::iteration): its tile, or the
+/// array's share of it when `spatial` puts it across the array, or for a producer read through
+/// a window the window the consumer's tile spans.
+Posynomial iteration_extent(const Problem &p, const IndexExpr &index, const SpatialMapping *s) {
+  if (!index.is_plain()) {
+    Posynomial span = Posynomial::constant(1);
+    for (const IndexTerm &t : index.terms)
+      span += extent_minus_one(p, t.dim, false) * static_cast<double>(t.coef);
+    return span;
+  }
+  const int d = index.terms[0].dim;
+  if (s != nullptr && (d == s->row_dim || d == s->col_dim))
+    return ceil_on_array(d, d == s->row_dim);
+  return Posynomial::atom(d, Atom::Tile);
 }
 
 Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recompute) {
@@ -276,12 +298,9 @@ ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &r
     const Posynomial enclosing = trips_of(op.tiled_dims) * recompute;
     Posynomial per_tile_macs = Posynomial::constant(1);
     Posynomial per_tile_cycles = Posynomial::constant(1);
-    for (int d : op.dims) {
-      per_tile_macs = per_tile_macs * Posynomial::atom(d, Atom::Tile);
-      if (d == s.row_dim || d == s.col_dim)
-        per_tile_cycles = per_tile_cycles * ceil_on_array(d, d == s.row_dim);
-      else
-        per_tile_cycles = per_tile_cycles * Posynomial::atom(d, Atom::Tile);
+    for (const IndexExpr &index : op.iteration) {
+      per_tile_macs = per_tile_macs * iteration_extent(problem, index, nullptr);
+      per_tile_cycles = per_tile_cycles * iteration_extent(problem, index, &s);
     }
     out.macs.push_back(per_tile_macs * enclosing);
     out.cycles.push_back(per_tile_cycles * enclosing);

@@ -9,8 +9,38 @@
 
 namespace dse {
 
+namespace {
+
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+} // namespace
+
 const Operator &Problem::op(int i) const {
   return workload->ops.at(static_cast<size_t>(ops.at(static_cast<size_t>(i)).workload_op));
+}
+
+bool Problem::encloses_intermediate(int dim) const {
+  return contains(consumer_only_dims, dim) || contains(halo_dims, dim);
+}
+
+bool Problem::recomputes_halos() const {
+  if (!fused())
+    return false;
+  for (const IndexExpr &e : tensors[static_cast<size_t>(intermediate)].access.indices) {
+    std::int64_t stride = 0;
+    std::int64_t window = 1;
+    for (const IndexTerm &t : e.terms) {
+      if (contains(halo_dims, t.dim))
+        stride = t.coef;
+      else
+        window += t.coef * (workload->dim_size(t.dim) - 1);
+    }
+    if (stride > 0 && window > stride)
+      return true;
+  }
+  return false;
 }
 
 std::string Problem::dim_name(int dim) const {
@@ -18,10 +48,6 @@ std::string Problem::dim_name(int dim) const {
 }
 
 namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 void write_access(std::ostringstream &out, const TensorAccess &a) {
   out << "[";
@@ -56,6 +82,8 @@ ProblemOp make_problem_op(const Workload &workload, const ChainLink &link,
     if (!is_window[static_cast<size_t>(d)])
       pop.tiled_dims.push_back(d);
   pop.attached_ops = link.attached_ops;
+  for (int d : pop.dims)
+    pop.iteration.push_back(IndexExpr{{{d, 1}}});
   return pop;
 }
 
@@ -105,12 +133,50 @@ int intermediate_input(const Workload &workload, const ChainLink &producer,
 
 } // namespace
 
+namespace {
+
+const TensorAccess &intermediate_read(const Workload &workload, const ChainLink &consumer,
+                                      int slot) {
+  return workload.ops.at(static_cast<size_t>(consumer.einsum_op))
+      .einsum.inputs[static_cast<size_t>(slot)];
+}
+
+/// The consumer's tiled dim in a compound index of the intermediate, or -1 when the index has
+/// none or more than one (a window index is one tiled dim plus window dims).
+int halo_dim(const IndexExpr &index, const std::vector<bool> &is_window) {
+  int tiled = -1;
+  for (const IndexTerm &t : index.terms) {
+    if (is_window[static_cast<size_t>(t.dim)])
+      continue;
+    if (tiled >= 0)
+      return -1;
+    tiled = t.dim;
+  }
+  return tiled;
+}
+
+/// Whether the producer writes distinct bare dims, none of them normalised by a softmax.
+bool writes_bare_dims(const Workload &workload, const ChainLink &producer) {
+  const TensorAccess &out = workload.ops.at(static_cast<size_t>(producer.einsum_op)).einsum.output;
+  std::set<int> seen;
+  for (const IndexExpr &e : out.indices)
+    if (!e.is_plain() || !seen.insert(e.terms[0].dim).second)
+      return false;
+  for (int a : producer.attached_ops) {
+    const Operator &op = workload.ops.at(static_cast<size_t>(a));
+    if (op.kind == OpKind::Softmax && seen.count(op.over_dim) > 0)
+      return false;
+  }
+  return true;
+}
+
+} // namespace
+
 bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLink &consumer) {
   const int slot = intermediate_input(workload, producer, consumer);
   if (slot < 0)
     return false;
-  const TensorAccess &read = workload.ops.at(static_cast<size_t>(consumer.einsum_op))
-                                 .einsum.inputs[static_cast<size_t>(slot)];
+  const TensorAccess &read = intermediate_read(workload, consumer, slot);
   const TensorAccess &written =
       workload.ops.at(static_cast<size_t>(producer.einsum_op)).einsum.output;
   if (read.indices.size() != written.indices.size())
@@ -119,9 +185,85 @@ bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLi
                      [](const IndexExpr &e) { return e.is_plain(); });
 }
 
+bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
+                        const ChainLink &consumer) {
+  if (can_fuse(workload, producer, consumer))
+    return true;
+  const int slot = intermediate_input(workload, producer, consumer);
+  if (slot < 0 || !writes_bare_dims(workload, producer))
+    return false;
+  const TensorAccess &read = intermediate_read(workload, consumer, slot);
+  const Operator &prod = workload.ops.at(static_cast<size_t>(producer.einsum_op));
+  if (read.indices.size() != prod.einsum.output.indices.size())
+    return false;
+  std::vector<bool> is_window(workload.dims.size(), false);
+  mark_window_dims(workload.ops.at(static_cast<size_t>(consumer.einsum_op)), is_window);
+  const std::vector<int> producer_dims = prod.dims();
+  for (size_t i = 0; i < read.indices.size(); ++i) {
+    const IndexExpr &e = read.indices[i];
+    if (!e.is_plain() && halo_dim(e, is_window) < 0)
+      return false;
+    // The read's dims replace the written one: none may be another of the producer's dims.
+    const int written = prod.einsum.output.indices[i].terms[0].dim;
+    for (const IndexTerm &t : e.terms)
+      if (t.dim != written && contains(producer_dims, t.dim))
+        return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// Rewrites the producer in the consumer's dims: each dim it writes becomes the consumer's index
+/// at that position, so that its tiles are the windows the consumer reads (tile plus halo).
+void read_producer_through_windows(Problem &p, const TensorAccess &read) {
+  ProblemOp &prod = p.ops[0];
+  const TensorAccess &written = p.op(0).einsum.output;
+  std::vector<std::pair<int, IndexExpr>> substitute;
+  for (size_t i = 0; i < read.indices.size(); ++i)
+    substitute.emplace_back(written.indices[i].terms[0].dim, read.indices[i]);
+  auto rewrite = [&](const IndexExpr &e) {
+    IndexExpr out;
+    for (const IndexTerm &t : e.terms) {
+      const auto hit = std::find_if(substitute.begin(), substitute.end(),
+                                    [&](const auto &s) { return s.first == t.dim; });
+      if (hit == substitute.end()) {
+        out.terms.push_back(t);
+        continue;
+      }
+      for (const IndexTerm &u : hit->second.terms)
+        out.terms.push_back({u.dim, u.coef * t.coef});
+    }
+    return out;
+  };
+  for (IndexExpr &e : prod.iteration)
+    e = rewrite(e);
+  for (TensorAccess &a : prod.accesses)
+    for (IndexExpr &e : a.indices)
+      e = rewrite(e);
+  for (int t : prod.tensors)
+    if (p.tensors[static_cast<size_t>(t)].owner == 0)
+      p.tensors[static_cast<size_t>(t)].access = prod.accesses[static_cast<size_t>(
+          std::find(prod.tensors.begin(), prod.tensors.end(), t) - prod.tensors.begin())];
+  prod.dims.clear();
+  prod.tiled_dims.clear();
+  for (const IndexExpr &e : prod.iteration)
+    for (const IndexTerm &t : e.terms)
+      if (!contains(prod.dims, t.dim)) {
+        prod.dims.push_back(t.dim);
+        if (!p.is_window[static_cast<size_t>(t.dim)])
+          prod.tiled_dims.push_back(t.dim);
+      }
+  for (const IndexExpr &e : read.indices)
+    if (!e.is_plain())
+      p.halo_dims.push_back(halo_dim(e, p.is_window));
+}
+
+} // namespace
+
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
                            const ChainLink &consumer) {
-  DSE_CHECK(can_fuse(workload, producer, consumer),
+  DSE_CHECK(can_fuse_with_halo(workload, producer, consumer),
             "fused problem of operators that cannot be fused");
   Problem p;
   p.workload = &workload;
@@ -148,6 +290,8 @@ Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
   }
   // The consumer's output goes last, after the intermediate slot, like every op's output.
   add_tensor(p, 1, cons.einsum.output, TensorRole::Output);
+  if (!can_fuse(workload, producer, consumer))
+    read_producer_through_windows(p, cons.einsum.inputs[static_cast<size_t>(slot)]);
   collect_dims(p);
 
   const TensorAccess &inter = p.tensors[static_cast<size_t>(p.intermediate)].access;
@@ -168,6 +312,9 @@ std::string Problem::structure_key() const {
       out << "t" << op.tensors[i];
       write_access(out, op.accesses[i]);
     }
+    if (std::any_of(op.iteration.begin(), op.iteration.end(),
+                    [](const IndexExpr &e) { return !e.is_plain(); }))
+      write_access(out, TensorAccess{"iteration", op.iteration});
     for (int a : op.attached_ops) {
       // A softmax's normalised dim decides where its running state lives (fused metrics).
       const Operator &attached = workload->ops.at(static_cast<size_t>(a));

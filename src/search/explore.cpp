@@ -124,11 +124,15 @@ private:
     prepare_candidate_spaces(order, hw_, options_);
   }
 
-  /// Links i and i + 1 fused, when fusion is on and they can be.
+  /// Links i and i + 1 fused, when fusion is on and they can be (with overlapping halos only
+  /// when recompute is allowed).
   std::optional<Problem> fused_problem(const Chain &chain, size_t i) const {
-    if (!options_.fusion || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
+    if (!options_.fusion || !can_fuse_with_halo(workload_, chain.links[i], chain.links[i + 1]))
       return std::nullopt;
-    return make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
+    Problem fused = make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
+    if (!options_.recompute && fused.recomputes_halos())
+      return std::nullopt;
+    return fused;
   }
 
   std::vector<FrontPoint> search(Problem problem) {

@@ -157,6 +157,36 @@ TEST_F(MappingErrors, IllegalIntermediateDepth) {
                        "right below a loop that indexes it within the shared prefix");
 }
 
+// Two 1-D convolutions, the second reading the first's result through its window.
+const std::string kWindowPair = R"(name: w
+dims: {p: 6, c: 2, k: 2, r: 3, a: 4, u: 3, j: 2}
+ops:
+  - {name: conv3a, einsum: "Y[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv3b, einsum: "Z[j,a] += W2[j,k,u] * Y[k,a+u]"}
+)";
+
+const std::string kWindowFused = R"(segments:
+  - ops: [conv3a, conv3b]
+    prefix: [a]
+    loops: {conv3a: [k, c], conv3b: [j, k]}
+    retention: {W1: 0, X: 1, Y: 1, W2: 0, Z: 1}
+    spatial: {conv3a: [k, c], conv3b: [j, k]}
+    tiles: {a: 2, k: 2, c: 2, j: 2}
+)";
+
+TEST_F(MappingErrors, WindowLoopsAreSharedAndEncloseTheIntermediate) {
+  write("w.yaml", kWindowPair);
+  write("m.yaml", kWindowFused);
+  run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"});
+  expect_mapping_error(
+      with(with(kWindowFused, "prefix: [a]", "prefix: []"), "conv3b: [j, k]", "conv3b: [j, k, a]"),
+      "2:5: error: illegal mapping: dimension 'a' reads the intermediate "
+      "through a window and must be in the shared prefix");
+  expect_mapping_error(with(kWindowFused, "Y: 1,", "Y: 0,"),
+                       "2:5: error: illegal mapping: halo loop 'a' lies below the "
+                       "intermediate's retention depth");
+}
+
 TEST_F(MappingErrors, RetentionDepthOutOfRange) {
   expect_mapping_error(unfused("{A: 2,", "{A: 65,"),
                        "4:20: error: retention of segment 1: A must be at most 64, got 65");

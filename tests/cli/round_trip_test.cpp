@@ -71,6 +71,22 @@ TEST_F(RoundTrip, HaloConvolutionChain) {
   expect_round_trip(repo_file("hw_configs/edge-16x16-32k.yaml"), "conv.yaml");
 }
 
+TEST_F(RoundTrip, ConvolutionsFusedThroughAWindow) {
+  write("conv.yaml",
+        "name: conv\ndims: {p: 18, q: 18, c: 16, k: 16, r: 3, s: 3, a: 16, b: 16, u: 3, v: 3, "
+        "j: 16}\nops:\n"
+        "  - {name: conv3a, einsum: \"Y[k,p,q] += W1[k,c,r,s] * X[c,p+r,q+s]\"}\n"
+        "  - {name: conv3b, einsum: \"Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]\"}\n");
+  run_ok({"explore", "--hw", kHw, "--workload", "conv.yaml", "-o", "front.csv"});
+  const Csv front = parse_csv(read("front.csv"));
+  ASSERT_FALSE(front.rows.empty());
+  size_t fused = 0;
+  for (size_t i = 0; i < front.rows.size(); ++i)
+    fused += front.text(i, "fused") == "yes" ? 1 : 0;
+  EXPECT_GT(fused, 0U) << "the pair fused through its window reaches the front";
+  expect_round_trip(kHw, "conv.yaml");
+}
+
 TEST_F(RoundTrip, ThreeEinsumChainWithElementwiseUnderSequentialLatency) {
   write("chain.yaml", "name: chain\ndims: {m: 64, k: 32, n: 64, l: 32, j: 16}\nops:\n"
                       "  - {name: a, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"

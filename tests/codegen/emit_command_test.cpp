@@ -74,6 +74,22 @@ TEST_F(EmitCommand, ErrorsNameTheProblem) {
   EXPECT_FALSE(exists("k.cpp"));
 }
 
+TEST_F(EmitCommand, PairsFusedThroughAWindowAreRefusedByName) {
+  write("window.yaml", "name: w\ndims: {p: 6, c: 2, k: 2, r: 3, a: 4, u: 3, j: 2}\nops:\n"
+                       "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+                       "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u]\"}\n");
+  write("fused.yaml",
+        mapping("w", {segment("[conv3a, conv3b]", "[a]", "conv3a: [k, c], conv3b: [j, k]",
+                              "W1: 0, X: 1, Y: 1, W2: 0, Z: 1", "a: 2, k: 2, c: 2, j: 2")}));
+  const ProcessResult r =
+      dse("emit --hw hw.yaml --workload window.yaml --mapping fused.yaml -o k.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: ops 'conv3a' and 'conv3b' are fused through a window (a halo on 'Y'); "
+                   "the emitter executes fused pairs that read their intermediate with bare "
+                   "dimensions only\n");
+  EXPECT_FALSE(exists("k.cpp"));
+}
+
 TEST(ArenaOverflow, TheSourceDoesNotCompile) {
   const Schedule s(kGemm, mapping("gemm", {segment("[mm]", "", "mm: [m, n, k]", "A: 0, B: 0, C: 0",
                                                    "m: 8, n: 12, k: 8")}));

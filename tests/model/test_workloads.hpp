@@ -24,6 +24,23 @@ ops:
   - {name: pointwise, einsum: "Z[j,p,q] += W2[j,k] * Y[k,p,q]"}
 )";
 
+/// Two convolutions with windows, the consumer reading the intermediate through its window
+/// (`Y[k, a+u, b+v]`): fused, the producer computes each tile's halo.
+inline const char *const kHaloConvPair = R"(name: halo-conv-pair
+dims: {p: 4, q: 3, c: 2, k: 2, r: 2, s: 2, a: 3, b: 2, u: 2, v: 2, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p,q] += W1[k,c,r,s] * X[c,p+r,q+s]"}
+  - {name: conv2, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]"}
+)";
+
+/// A one-dimensional convolution read by a strided one (`Y[k, 2*a+u]`): overlapping windows.
+inline const char *const kStridedHaloPair = R"(name: strided-halo-pair
+dims: {p: 7, c: 2, k: 2, r: 2, a: 3, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y[k,2*a+u]"}
+)";
+
 inline const char *const kStridedConv = R"(name: strided-conv
 dims: {k: 2, c: 2, p: 4, r: 3}
 ops:

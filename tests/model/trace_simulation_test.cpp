@@ -72,6 +72,16 @@ TEST(TraceSimulation, ConvPairUnfused) {
   expect_agreement("conv pair, consumer", w.single(1), kEverything);
 }
 
+TEST(TraceSimulation, HaloConvPairFused) {
+  const ChainWorkload w(test_workloads::kHaloConvPair);
+  expect_agreement("halo conv pair fused", w.fused(), kSampled);
+}
+
+TEST(TraceSimulation, StridedHaloPairFused) {
+  const ChainWorkload w(test_workloads::kStridedHaloPair);
+  expect_agreement("strided halo pair fused", w.fused(), kEverything);
+}
+
 TEST(TraceSimulation, StridedConv) {
   const ChainWorkload w(test_workloads::kStridedConv);
   expect_agreement("strided conv", w.single(0), kEverything);

@@ -7,7 +7,6 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
-#include <tuple>
 #include <utility>
 
 namespace dse::trace {
@@ -55,14 +54,45 @@ void coords_of(const TensorAccess &access, const std::vector<std::int64_t> &at,
       coord[i] += t.coef * at[static_cast<size_t>(t.dim)];
 }
 
-/// `out += product of inputs` over the points dim_lo[d] <= d < dim_lo[d] + dim_extent[d] of the
-/// op's dims. Returns the name of a tensor touched outside its box, or "" when all went well.
-std::string accumulate(const ProblemOp &op, const std::vector<std::int64_t> &dim_lo,
+/// The accesses of op `o` as its einsum writes them: inputs, then the output (in the order of
+/// ProblemOp::tensors), over the dims of Operator::dims.
+std::vector<TensorAccess> einsum_accesses(const Problem &p, int o) {
+  const Einsum &e = p.op(o).einsum;
+  std::vector<TensorAccess> out = e.inputs;
+  out.push_back(e.output);
+  return out;
+}
+
+/// Range [lo, lo + extent) of each of op `o`'s einsum dims (Operator::dims order) when every
+/// problem dim d spans range(d): its iteration index's span (a window for a producer read
+/// through one).
+template <class Range>
+void einsum_ranges(const Problem &p, int o, Range range, std::vector<std::int64_t> &lo,
+                   std::vector<std::int64_t> &extent) {
+  const std::vector<int> dims = p.op(o).dims();
+  const ProblemOp &op = p.ops[static_cast<size_t>(o)];
+  for (size_t k = 0; k < dims.size(); ++k) {
+    std::int64_t first = 0;
+    std::int64_t span = 1;
+    for (const IndexTerm &t : op.iteration[k].terms) {
+      const auto [start, count] = range(t.dim);
+      first += t.coef * start;
+      span += t.coef * (count - 1);
+    }
+    lo[static_cast<size_t>(dims[k])] = first;
+    extent[static_cast<size_t>(dims[k])] = span;
+  }
+}
+
+/// `out += product of inputs` over the points dim_lo[d] <= d < dim_lo[d] + dim_extent[d] of
+/// `dims`. Returns the name of a tensor touched outside its box, or "" when all went well.
+std::string accumulate(const std::vector<int> &dims, const std::vector<TensorAccess> &accesses,
+                       const std::vector<std::int64_t> &dim_lo,
                        const std::vector<std::int64_t> &dim_extent,
                        const std::vector<const Dense *> &inputs, Dense &out) {
   std::vector<std::int64_t> lo;
   std::vector<std::int64_t> extent;
-  for (int d : op.dims) {
+  for (int d : dims) {
     lo.push_back(dim_lo[static_cast<size_t>(d)]);
     extent.push_back(dim_extent[static_cast<size_t>(d)]);
   }
@@ -71,21 +101,21 @@ std::string accumulate(const ProblemOp &op, const std::vector<std::int64_t> &dim
   std::string outside;
   for_each_index(lo, extent, [&](const std::vector<std::int64_t> &v) {
     for (size_t i = 0; i < v.size(); ++i)
-      at[static_cast<size_t>(op.dims[i])] = v[i];
+      at[static_cast<size_t>(dims[i])] = v[i];
     double product = 1.0;
     for (size_t i = 0; i < inputs.size(); ++i) {
-      coords_of(op.accesses[i], at, coord);
+      coords_of(accesses[i], at, coord);
       const std::int64_t off = inputs[i]->offset(coord);
       if (off < 0) {
-        outside = op.accesses[i].tensor;
+        outside = accesses[i].tensor;
         return;
       }
       product *= inputs[i]->data[static_cast<size_t>(off)];
     }
-    coords_of(op.accesses.back(), at, coord);
+    coords_of(accesses.back(), at, coord);
     const std::int64_t off = out.offset(coord);
     if (off < 0) {
-      outside = op.accesses.back().tensor;
+      outside = accesses.back().tensor;
       return;
     }
     out.data[static_cast<size_t>(off)] += product;
@@ -318,15 +348,16 @@ void Run::copy_region(const Dense &region, const Dense &from, Dense &to) const {
 /// The innermost body of op `op`: computes its current tile from the live tiles.
 void Run::compute(int op) {
   const ProblemOp &pop = p_.ops[static_cast<size_t>(op)];
-  std::vector<std::int64_t> lo(size_.size(), 0);
-  std::vector<std::int64_t> extent(size_.size(), 1);
-  std::int64_t macs = 1;
-  for (int d : pop.dims) {
+  for (int d : pop.dims)
     if (!p_.is_window[static_cast<size_t>(d)] && iteration_[static_cast<size_t>(d)] < 0)
       throw std::runtime_error("op runs outside the loop of '" + p_.dim_name(d) + "'");
-    std::tie(lo[static_cast<size_t>(d)], extent[static_cast<size_t>(d)]) = dim_range(d);
+  std::vector<std::int64_t> lo(size_.size(), 0);
+  std::vector<std::int64_t> extent(size_.size(), 1);
+  einsum_ranges(
+      p_, op, [&](int d) { return dim_range(d); }, lo, extent);
+  std::int64_t macs = 1;
+  for (int d : p_.op(op).dims())
     macs *= extent[static_cast<size_t>(d)];
-  }
   std::vector<const Dense *> inputs;
   for (int t : pop.tensors)
     if (!is_live_[static_cast<size_t>(t)])
@@ -334,8 +365,8 @@ void Run::compute(int op) {
                                "' has no live tile");
   for (size_t i = 0; i + 1 < pop.tensors.size(); ++i)
     inputs.push_back(&live_[static_cast<size_t>(pop.tensors[i])]);
-  const std::string outside =
-      accumulate(pop, lo, extent, inputs, live_[static_cast<size_t>(pop.tensors.back())]);
+  const std::string outside = accumulate(p_.op(op).dims(), einsum_accesses(p_, op), lo, extent,
+                                         inputs, live_[static_cast<size_t>(pop.tensors.back())]);
   if (!outside.empty())
     throw std::runtime_error("tensor '" + outside + "' accessed outside its live tile");
   counts_.macs[static_cast<size_t>(op)] += macs;
@@ -393,11 +424,22 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
         x = value(rng);
   }
   inputs_ = real;
-  for (const ProblemOp &op : problem.ops) { // the plain einsum, one operator after the other
+  for (size_t o = 0; o < problem.ops.size(); ++o) { // the plain einsums, one after the other
+    const ProblemOp &op = problem.ops[o];
     std::vector<const Dense *> ins;
     for (size_t i = 0; i + 1 < op.tensors.size(); ++i)
       ins.push_back(&real[static_cast<size_t>(op.tensors[i])]);
-    accumulate(op, std::vector<std::int64_t>(sizes.size(), 0), sizes, ins,
+    // A producer read through windows computes what its consumer reads, no more.
+    std::vector<std::int64_t> lo(sizes.size(), 0);
+    std::vector<std::int64_t> extent = sizes;
+    einsum_ranges(
+        problem, static_cast<int>(o),
+        [&](int d) {
+          return std::pair<std::int64_t, std::int64_t>{0, sizes[static_cast<size_t>(d)]};
+        },
+        lo, extent);
+    accumulate(problem.op(static_cast<int>(o)).dims(),
+               einsum_accesses(problem, static_cast<int>(o)), lo, extent, ins,
                real[static_cast<size_t>(op.tensors.back())]);
   }
   reference_ = real[static_cast<size_t>(final_output(problem))];

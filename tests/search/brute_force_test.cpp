@@ -304,6 +304,17 @@ TEST(BruteForce, FusedConv1dPairWithHalo) {
   compare(tp, hardware(32, true), options_with(kEdpBuffer));
 }
 
+TEST(BruteForce, FusedConv1dPairThroughAWindow) {
+  const TestProblem tp = test::fused_problem("window pair", test::window_pair_yaml());
+  compare(tp, hardware(24), options_with(kLatencyEnergy));
+  compare(tp, hardware(48, true), options_with(kEdpBuffer, TileMenu::All));
+}
+
+TEST(BruteForce, FusedConvPairThroughAStridedWindowOverPrunedCandidates) {
+  const TestProblem tp = test::fused_problem("window conv pair", test::window_conv_pair_yaml());
+  compare(tp, hardware(64), options_with(kLatencyEnergyDram), Pruning::Symbolic);
+}
+
 TEST(BruteForce, FusedAttentionWithSoftmaxNoHeads) {
   const TestProblem tp =
       test::fused_problem("attention m=n=4 k=l=2", test::attention_yaml(0, 4, 2));

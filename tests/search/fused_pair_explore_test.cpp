@@ -1,6 +1,6 @@
 // explore_fused_pair, what the network planner searches for a pair segment: only fused points,
-// and together with the pair searched unfused exactly the front of the whole pair; nothing when
-// the pair cannot run fused.
+// and together with the pair searched unfused exactly the front of the whole pair (also through
+// a halo); nothing when the pair cannot run fused.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -65,15 +65,26 @@ TEST(ExploreFusedPair, WithTheUnfusedPairItGivesTheWholeFront) {
       test::tiny_hardware(spec));
 }
 
+/// A convolution read through a 3-wide window by the next: fused, each tile recomputes a halo.
+const char *const kHaloPair = "name: halo\ndims: {p: 4, q: 2, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
+                              "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+                              "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,q+u]\"}\n";
+
+TEST(ExploreFusedPair, HaloPairWithTheUnfusedPairGivesTheWholeFront) {
+  test::HardwareSpec spec;
+  spec.gb_words = 64;
+  expect_whole_front_is_fused_plus_unfused(parse_workload(kHaloPair, "halo.yaml"),
+                                           test::tiny_hardware(spec));
+}
+
 TEST(ExploreFusedPair, NothingWhenThePairCannotRunFused) {
   const Hardware hw = test::tiny_hardware();
-  // The consumer reads the intermediate through a window: no fused dataflow exists.
-  const Workload halo =
-      parse_workload("name: halo\ndims: {p: 4, q: 2, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
-                     "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
-                     "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,q+u]\"}\n",
-                     "halo.yaml");
-  EXPECT_FALSE(explore_fused_pair(halo, hw, SearchOptions{}).has_value());
+  // Through a window the producer recomputes each tile's halo: nothing without recompute.
+  const Workload halo = parse_workload(kHaloPair, "halo.yaml");
+  EXPECT_TRUE(explore_fused_pair(halo, hw, SearchOptions{}).has_value());
+  SearchOptions no_recompute;
+  no_recompute.recompute = false;
+  EXPECT_FALSE(explore_fused_pair(halo, hw, no_recompute).has_value());
   const Workload pair =
       parse_workload(test_common::gemm_pair_workload("pair", 4, 2, 4, 4), "w.yaml");
   SearchOptions no_fusion;

@@ -240,6 +240,14 @@ TEST(PruningSoundness, FusedConv1dPairWithHalo) {
   check_pruning(tp, true, true);
 }
 
+TEST(PruningSoundness, FusedPairsThroughAWindow) {
+  const TestProblem tp = test::fused_problem("window pair", test::window_pair_yaml());
+  check_pruning(tp, false, true);
+  check_pruning(tp, true, true);
+  check_pruning(test::fused_problem("window conv pair", test::window_conv_pair_yaml()), false,
+                false, 1000);
+}
+
 TEST(PruningSoundness, FusedAttentionWithoutHeads) {
   check_pruning(test::fused_problem("attention", test::attention_yaml(0, 4, 2)), false, true);
 }

@@ -88,6 +88,23 @@ inline std::string conv1d_pair_yaml() {
          "  - {name: conv1, einsum: \"Z[j,p] += W2[j,k] * Y[k,p]\"}\n";
 }
 
+/// Two 3-wide 1-D convolutions, the second reading the intermediate through its window
+/// (`Y[k, a+u]`): fused, the producer computes each tile's halo again.
+inline std::string window_pair_yaml() {
+  return "name: window-pair\ndims: {p: 6, c: 2, k: 3, r: 3, a: 4, u: 3, j: 2}\nops:\n"
+         "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+         "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u]\"}\n";
+}
+
+/// Two 3x3 convolutions, the second with stride 2 reading the intermediate through its window
+/// (`Y[k, 2*a+u, b+v]`).
+inline std::string window_conv_pair_yaml() {
+  return "name: window-conv-pair\ndims: {p: 5, q: 4, c: 2, k: 2, r: 3, s: 3, a: 2, b: 2, u: 3, "
+         "v: 3, j: 2}\nops:\n"
+         "  - {name: conv3a, einsum: \"Y[k,p,q] += W1[k,c,r,s] * X[c,p+r,q+s]\"}\n"
+         "  - {name: conv3b, einsum: \"Z[j,a,b] += W2[j,k,u,v] * Y[k,2*a+u,b+v]\"}\n";
+}
+
 /// A single 3x3 convolution with stride 2 (index 2*p+r).
 inline std::string strided_conv_yaml() {
   return "name: strided-conv\ndims: {p: 3, q: 4, c: 2, k: 4, r: 3, s: 3}\nops:\n"

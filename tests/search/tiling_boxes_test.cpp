@@ -45,6 +45,8 @@ std::vector<Case> cases() {
                  spec(96, true), TileMenu::All, latency_energy, LatencyModel::Sequential});
   out.push_back({test::fused_problem("conv pair", test::conv_pair_yaml()), spec(400),
                  TileMenu::Divisors, edp_buffer});
+  out.push_back({test::fused_problem("window conv pair all", test::window_conv_pair_yaml()),
+                 spec(60), TileMenu::All, edp_buffer});
   out.push_back({test::single_problem("strided conv pow2", test::strided_conv_yaml()), spec(128),
                  TileMenu::PowersOfTwo, latency_energy});
   out.push_back({test::fused_problem("attention", test::attention_yaml(2, 16, 8)),

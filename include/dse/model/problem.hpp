@@ -29,6 +29,10 @@ struct ProblemOp {
   std::vector<int> tensors;           // problem tensors it touches: inputs..., output last
   std::vector<TensorAccess> accesses; // how this op indexes each of `tensors`
   std::vector<int> attached_ops;      // softmax/elementwise ops on its output
+  /// Per dimension of its einsum (Operator::dims order), the range it runs over in the problem:
+  /// the dimension itself, or, for a fused producer whose result the consumer reads through a
+  /// window, the consumer's index (`p := p2 + r2`: the producer computes the tile and its halo).
+  std::vector<IndexExpr> iteration;
 };
 
 /// One operator, or a fused producer (ops[0]) -> consumer (ops[1]) pair.
@@ -41,8 +45,17 @@ struct Problem {
   int intermediate = -1;        // problem tensor index, fused only
   std::vector<int> prefix_dims; // dims allowed in the shared prefix (fused only)
   std::vector<int> consumer_only_dims; // consumer dims absent from the producer (fused only)
+  /// Consumer dims that read the intermediate through a window or stride (fused only). They are
+  /// shared loops, above the intermediate's depth: the producer recomputes each tile's halo.
+  std::vector<int> halo_dims;
 
   bool fused() const { return ops.size() == 2; }
+  /// Whether a shared loop over `dim` must enclose the intermediate's tile: the producer reruns
+  /// per iteration of a consumer-only dim, and per halo dim it computes a new window.
+  bool encloses_intermediate(int dim) const;
+  /// Whether consecutive windows of a halo dim overlap (a window wider than its stride), so that
+  /// the producer computes the overlap again for each tile.
+  bool recomputes_halos() const;
   const Operator &op(int i) const;
   /// Canonical text of everything the symbolic forms depend on (not sizes, not hardware).
   std::string structure_key() const;
@@ -51,9 +64,14 @@ struct Problem {
 
 Problem make_single_problem(const Workload &workload, const ChainLink &link);
 
-/// Whether the pair can be searched fused: the consumer must read the intermediate with bare
-/// dimensions (a halo on the intermediate would need overlapping producer tiles).
+/// Whether the pair can be searched fused with the consumer reading the intermediate through
+/// bare dimensions (the form every model of fusion takes).
 bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLink &consumer);
+/// Whether the pair can be searched fused, also when the consumer reads the intermediate
+/// through windows or strides (`Y[k, p2+r2, q2+s2]`, docs/DESIGN.md §4.1): each such index has
+/// one tiled consumer dim, the producer writes bare dims and has no softmax over them.
+bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
+                        const ChainLink &consumer);
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
                            const ChainLink &consumer);
 
