@@ -1,0 +1,45 @@
+#!/bin/sh
+# Depth-first fusion of a convolution stack: VGG-16's first five layers
+# (workloads/vgg16-first-five-valid.yaml) with 362 KiB on chip (hw_configs/fused-layer-362k.yaml).
+# Explores the chain twice in the same run, layer by layer (--no-fusion) and with pairs fused
+# through their windows, takes each front's point with the fewest DRAM words, evaluates it, and
+# prints the DRAM words of feature maps (every tensor but the weights W*) and of weights, the MACs,
+# the exploration time and the fused/layer-by-layer ratio.
+# Usage: bench/run_depth_first_benchmark.sh [build-dir]
+set -eu
+build=${1:-build}
+dse="$build/dse"
+[ -x "$dse" ] || { echo "error: $dse not found; build it first" >&2; exit 1; }
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+hw=hw_configs/fused-layer-362k.yaml
+workload=workloads/vgg16-first-five-valid.yaml
+
+# least_dram NAME [OPTIONS...]: the fewest-DRAM-words point's mapping in $out/NAME.yaml, and
+# "feature-map-words weight-words macs seconds" on stdout.
+least_dram() {
+  name=$1
+  shift
+  start=$(date +%s.%N)
+  "$dse" explore --hw $hw --workload $workload --objectives dram,latency --emit-mapping 0 "$@" \
+    > "$out/$name.yaml"
+  end=$(date +%s.%N)
+  "$dse" eval --hw $hw --workload $workload --mapping "$out/$name.yaml" | awk -v s="$start" -v e="$end" '
+    $2 == "input" || $2 == "output" { if ($1 ~ /^W/) w += $5 + $6; else f += $5 + $6 }
+    $1 == "total:" { for (i = 1; i <= NF; ++i) if ($i == "MACs") macs = $(i + 1) }
+    /^  operator/ { ops = 1; next }
+    ops && NF == 5 { m += $2 }
+    /^  gb<->pe/ { ops = 0 }
+    END { printf "%.0f %.0f %.0f %.3f\n", f, w, m, e - s }'
+}
+
+layered=$(least_dram layer-by-layer --no-fusion)
+fused=$(least_dram fused)
+printf '%-16s %16s %14s %14s %10s\n' plan feature-map-words weight-words MACs explore-s
+for row in "layer-by-layer $layered" "fused-pairs $fused"; do
+  # shellcheck disable=SC2086
+  printf '%-16s %16s %14s %14s %10s\n' $row
+done
+echo "$layered $fused" | awk '{ printf "feature-map DRAM words fused / layer by layer: %.3f (%.1f%% fewer); MACs %.4fx\n", $5 / $1, 100 * (1 - $5 / $1), $7 / $3 }'
+echo "fused plan:"
+grep -E '^  - ops|^    prefix' "$out/fused.yaml" | sed 's/^/  /'
