@@ -2,8 +2,8 @@
 # Depth-first fusion of a convolution stack: VGG-16's first five layers
 # (workloads/vgg16-first-five-valid.yaml) with 362 KiB on chip (hw_configs/fused-layer-362k.yaml).
 # Explores the chain twice in the same run, layer by layer (--no-fusion) and with pairs fused
-# through their windows, takes each front's point with the fewest DRAM words, evaluates it, and
-# prints the DRAM words of feature maps (every tensor but the weights W*) and of weights, the MACs,
+# through their windows, takes each front's point with (about) the fewest DRAM words, evaluates
+# it, and prints the DRAM words of feature maps (every tensor but the weights W*) and of weights, the MACs,
 # the exploration time and the fused/layer-by-layer ratio.
 # Usage: bench/run_depth_first_benchmark.sh [build-dir]
 set -eu
@@ -15,18 +15,24 @@ trap 'rm -rf "$out"' EXIT
 hw=hw_configs/fused-layer-362k.yaml
 workload=workloads/vgg16-first-five-valid.yaml
 
-# least_dram NAME [OPTIONS...]: the fewest-DRAM-words point's mapping in $out/NAME.yaml, and
-# "feature-map-words weight-words macs seconds" on stdout.
+# least_dram NAME [OPTIONS...]: of the DRAM-energy front, the point within 0.1% of the fewest
+# DRAM words with the least energy (the fewest words alone may cost several times the MACs for a
+# handful of words); its mapping in $out/NAME.yaml, and "feature-map-words weight-words macs
+# seconds" on stdout.
 least_dram() {
   name=$1
   shift
   start=$(date +%s.%N)
-  "$dse" explore --hw $hw --workload $workload --objectives dram,latency --emit-mapping 0 "$@" \
-    > "$out/$name.yaml"
+  "$dse" explore --hw $hw --workload $workload --objectives dram,energy -o "$out/$name.csv" "$@"
   end=$(date +%s.%N)
+  point=$(awk -F, 'NR > 1 { d[NR - 2] = $5 + $6; e[NR - 2] = $3; n = NR - 1 }
+    END { m = d[0]; for (i = 0; i < n; ++i) if (d[i] < m) m = d[i]
+          best = -1; for (i = 0; i < n; ++i) if (d[i] <= 1.001 * m && (best < 0 || e[i] < e[best])) best = i
+          print best }' "$out/$name.csv")
+  "$dse" explore --hw $hw --workload $workload --objectives dram,energy --emit-mapping "$point" "$@" \
+    > "$out/$name.yaml"
   "$dse" eval --hw $hw --workload $workload --mapping "$out/$name.yaml" | awk -v s="$start" -v e="$end" '
     $2 == "input" || $2 == "output" { if ($1 ~ /^W/) w += $5 + $6; else f += $5 + $6 }
-    $1 == "total:" { for (i = 1; i <= NF; ++i) if ($i == "MACs") macs = $(i + 1) }
     /^  operator/ { ops = 1; next }
     ops && NF == 5 { m += $2 }
     /^  gb<->pe/ { ops = 0 }
@@ -42,4 +48,4 @@ for row in "layer-by-layer $layered" "fused-pairs $fused"; do
 done
 echo "$layered $fused" | awk '{ printf "feature-map DRAM words fused / layer by layer: %.3f (%.1f%% fewer); MACs %.4fx\n", $5 / $1, 100 * (1 - $5 / $1), $7 / $3 }'
 echo "fused plan:"
-grep -E '^  - ops|^    prefix' "$out/fused.yaml" | sed 's/^/  /'
+grep -E '^  - ops|^    prefix|^    cache' "$out/fused.yaml" | sed 's/^/  /'

@@ -31,7 +31,7 @@ std::vector<NamedValue> name_list(const YamlMap &map, const YAML::Node &node,
 MappingSegmentSpec read_segment(const YAML::Node &node, const std::string &file_name,
                                 size_t index) {
   const YamlMap seg(node, file_name, "segment " + std::to_string(index + 1));
-  seg.allow_only({"ops", "prefix", "loops", "retention", "spatial", "tiles"});
+  seg.allow_only({"ops", "prefix", "cache", "loops", "retention", "spatial", "tiles"});
   MappingSegmentSpec spec;
   spec.where = seg.where();
   spec.ops = name_list(seg, seg.required("ops"), "ops");
@@ -39,6 +39,8 @@ MappingSegmentSpec read_segment(const YAML::Node &node, const std::string &file_
     seg.fail(seg.required("ops"), "key 'ops' must name one operator or a producer and a consumer");
   if (seg.has("prefix"))
     spec.prefix = name_list(seg, seg.required("prefix"), "prefix");
+  if (seg.has("cache"))
+    spec.cache = name_list(seg, seg.required("cache"), "cache");
   const YamlMap loops = seg.map("loops", "loops of " + seg.context());
   for (const auto &[key, value] : loops.entries())
     spec.loops[key.as<std::string>()] = name_list(loops, value, key.as<std::string>());

@@ -2,6 +2,7 @@
 #include "dse/model/candidate_generation.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace dse {
@@ -30,6 +31,17 @@ void for_each_ordered_subset(const std::vector<int> &items,
     }
   };
   grow();
+}
+
+/// Every subset of `items`, each in the order of `items`, the empty one first.
+std::vector<std::vector<int>> subsets(const std::vector<int> &items) {
+  std::vector<std::vector<int>> out{{}};
+  for (int x : items)
+    for (size_t i = 0, n = out.size(); i < n; ++i) {
+      out.push_back(out[i]);
+      out.back().push_back(x);
+    }
+  return out;
 }
 
 /// Depths worth considering for a tensor on `path`: 0 and right below each loop indexing it.
@@ -124,9 +136,11 @@ private:
     }
     const double h = static_cast<double>(p_.halo_dims.size());
     const double above = static_cast<double>(c) + h;
+    // Each cacheable halo dim is cached or recomputed.
+    const double caching = std::ldexp(1.0, static_cast<int>(p_.cacheable_halo_dims().size()));
     if (above == 0)
       return factorial(j) * static_cast<double>(1 + i);
-    return factorial(j) * ((static_cast<double>(i) - h) / (above + 1) + h / above);
+    return caching * factorial(j) * ((static_cast<double>(i) - h) / (above + 1) + h / above);
   }
 
   /// Orders of op's own loops times the depth options of each tensor it owns.
@@ -166,12 +180,14 @@ std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem) {
     return {PrefixChoice{}};
   std::vector<PrefixChoice> out;
   const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
+  const std::vector<std::vector<int>> caching = subsets(problem.cacheable_halo_dims());
   for_each_ordered_subset(problem.prefix_dims, [&](const std::vector<int> &prefix) {
     if (!has_halo_dims(problem, prefix))
       return;
     for (int depth : depth_options(prefix, inter))
       if (intermediate_depth_is_legal(problem, prefix, depth))
-        out.push_back({prefix, depth});
+        for (const std::vector<int> &cached : caching)
+          out.push_back({prefix, depth, cached});
   });
   return out;
 }
@@ -213,6 +229,7 @@ Dataflow assemble_dataflow(const Problem &problem, const PrefixChoice &choice,
                            const std::vector<const LocalPlan *> &plans) {
   Dataflow df;
   df.prefix = choice.prefix;
+  df.cached = choice.cached;
   df.retention.assign(problem.tensors.size(), 0);
   if (problem.fused())
     df.retention[static_cast<size_t>(problem.intermediate)] = choice.intermediate_depth;

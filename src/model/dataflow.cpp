@@ -82,6 +82,15 @@ std::string check_retention(const Problem &problem, const Dataflow &df) {
              "' is not 0 or right below a loop that indexes it" +
              (static_cast<int>(t) == problem.intermediate ? " within the shared prefix" : "");
   }
+  if (!std::is_sorted(df.cached.begin(), df.cached.end()) ||
+      std::adjacent_find(df.cached.begin(), df.cached.end()) != df.cached.end())
+    return "a halo dim is cached twice";
+  const std::vector<int> cacheable = problem.cacheable_halo_dims();
+  for (int d : df.cached)
+    if (!contains(cacheable, d))
+      return "dimension '" + problem.dim_name(d) +
+             "' has no halo overlap to keep on chip (a halo dim with unit strides and a window "
+             "wider than one)";
   if (problem.fused()) {
     const int inter_depth = df.retention[static_cast<size_t>(problem.intermediate)];
     for (size_t i = 0; i < df.prefix.size(); ++i)
@@ -121,6 +130,8 @@ std::string describe(const Problem &problem, const Candidate &candidate) {
   const std::vector<int> recompute = df.recompute_dims(problem);
   if (!recompute.empty())
     out << " | recompute " << loops(recompute);
+  if (!df.cached.empty())
+    out << " | cache " << loops(df.cached);
   out << " | spatial";
   for (size_t o = 0; o < candidate.spatial.size(); ++o) {
     const SpatialMapping &s = candidate.spatial[o];

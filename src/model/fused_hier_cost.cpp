@@ -206,9 +206,9 @@ FusedOuterForms fused_outer_forms(const Hardware &hw, const Problem &problem,
     forms.traffic.push_back(tensor_traffic(problem, outer, static_cast<int>(t)));
   forms.live_words =
       dataflow_metrics(problem, outer, hw.hierarchy.levels[1].double_buffering).buffer_words;
-  forms.vector_ops =
-      compute_metrics(problem, outer.recompute_dims(problem), {SpatialMapping{}, SpatialMapping{}})
-          .vector_ops;
+  forms.vector_ops = compute_metrics(problem, outer.recompute_dims(problem), outer.cached,
+                                     {SpatialMapping{}, SpatialMapping{}})
+                         .vector_ops;
   return forms;
 }
 

@@ -47,8 +47,8 @@ MappingReport evaluate_mapping(const Problem &problem, const Candidate &candidat
                                const Tiling &tiling, const Hardware &hw, LatencyModel model) {
   const bool db = hw.global_buffer().double_buffering;
   const DataflowMetrics dm = dataflow_metrics(problem, candidate.dataflow, db);
-  const ComputeMetrics cm =
-      compute_metrics(problem, candidate.dataflow.recompute_dims(problem), candidate.spatial);
+  const ComputeMetrics cm = compute_metrics(problem, candidate.dataflow.recompute_dims(problem),
+                                            candidate.dataflow.cached, candidate.spatial);
   std::vector<std::int64_t> sizes;
   for (const Dimension &d : problem.workload->dims)
     sizes.push_back(d.size);

@@ -60,6 +60,8 @@ int op_index(const Problem &p, const std::string &name, const SourceLocation &wh
 Dataflow segment_dataflow(const Problem &p, const MappingSegmentSpec &seg) {
   Dataflow df;
   df.prefix = dims_of(p, seg.prefix);
+  df.cached = dims_of(p, seg.cache);
+  std::sort(df.cached.begin(), df.cached.end());
   df.subnests.resize(p.ops.size());
   for (const auto &[op, loops] : seg.loops)
     df.subnests[static_cast<size_t>(op_index(p, op, seg.where))] = dims_of(p, loops);

@@ -27,13 +27,48 @@ Posynomial extent_minus_one(const Problem &p, int dim, bool spans_all_trips) {
   return Posynomial::atom(dim, Atom::SpanMinus1);
 }
 
-/// Words of a tile of `access` when the dims in `spanning` span all their trips.
-Posynomial footprint(const Problem &p, const TensorAccess &access,
-                     const std::vector<int> &spanning) {
+/// An affine index's extent over the positions the producer computes along cached halo dim `h`,
+/// summed over the steps of h's loop: the first step computes the whole window, each later one
+/// only the new positions, which take the index's own window (`r` of `h+u+r`) again per step:
+/// `1 + (T_h t_h - 1) + (U - 1) + t_h * (R - 1)` (docs/DESIGN.md §4.1, unit strides).
+Posynomial summed_window(const Problem &p, const IndexExpr &index, int h,
+                         const std::vector<int> &spanning) {
+  const IndexExpr &read = p.halo_read(h);
+  Posynomial out = Posynomial::constant(1);
+  Posynomial own;
+  for (const IndexTerm &t : index.terms) {
+    const bool in_read = std::any_of(read.terms.begin(), read.terms.end(),
+                                     [&](const IndexTerm &r) { return r.dim == t.dim; });
+    if (t.dim == h)
+      out += Posynomial::atom(h, Atom::SpanMinus1);
+    else if (in_read)
+      out += extent_minus_one(p, t.dim, false) * static_cast<double>(t.coef);
+    else
+      own += extent_minus_one(p, t.dim, contains(spanning, t.dim)) * static_cast<double>(t.coef);
+  }
+  return out + own * Posynomial::atom(h, Atom::Trips);
+}
+
+/// The cached halo dim in `index`, or -1.
+int summed_dim(const IndexExpr &index, const std::vector<int> &summed) {
+  for (const IndexTerm &t : index.terms)
+    if (contains(summed, t.dim))
+      return t.dim;
+  return -1;
+}
+
+/// Words of a tile of `access` when the dims in `spanning` span all their trips; an index with
+/// a dim of `summed` (cached halo dims whose loop encloses the tile) takes its summed window.
+Posynomial footprint(const Problem &p, const TensorAccess &access, const std::vector<int> &spanning,
+                     const std::vector<int> &summed = {}) {
   // The plain indices' extents form one monomial; only affine indices make sums.
   Monomial plain;
   Posynomial spans = Posynomial::constant(1);
   for (const IndexExpr &e : access.indices) {
+    if (const int h = summed_dim(e, summed); h >= 0) {
+      spans = spans * summed_window(p, e, h, spanning);
+      continue;
+    }
     if (e.is_plain()) {
       plain = plain * extent(p, e.terms[0].dim, contains(spanning, e.terms[0].dim));
       continue;
@@ -60,7 +95,9 @@ std::vector<int> tensor_path(const Problem &p, const Dataflow &df, int tensor) {
                                   : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
 }
 
-Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor) {
+/// A tile's words at its depth; with `summed`, summed over those cached halo loops' steps.
+Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor,
+                        const std::vector<int> &summed = {}) {
   const std::vector<int> path = tensor_path(p, df, tensor);
   const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
   std::vector<int> below(path.begin() + static_cast<std::ptrdiff_t>(std::min(depth, path.size())),
@@ -69,15 +106,35 @@ Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor) {
     for (int d : p.dims)
       if (!contains(df.prefix, d))
         below.push_back(d);
-  return footprint(p, p.tensors[static_cast<size_t>(tensor)].access, below);
+  return footprint(p, p.tensors[static_cast<size_t>(tensor)].access, below, summed);
 }
 
-/// How many times a tile is (re)loaded: the trips of every loop at or above its depth.
-Posynomial tile_entries(const Problem &p, const Dataflow &df, int tensor) {
+/// Cached halo dims whose loop lies above the tile of `tensor`, a producer input: its tiles
+/// cover only the new positions of each step, summed over the loop (docs/DESIGN.md §4.1).
+std::vector<int> summed_dims(const Problem &p, const Dataflow &df, int tensor) {
+  std::vector<int> out;
+  if (tensor == p.intermediate || p.tensors[static_cast<size_t>(tensor)].owner != 0)
+    return out;
+  const int depth = df.retention[static_cast<size_t>(tensor)];
+  for (int h : df.cached) {
+    const auto at = std::find(df.prefix.begin(), df.prefix.end(), h);
+    if (at - df.prefix.begin() < depth && p.tensors[static_cast<size_t>(tensor)].access.uses(h))
+      out.push_back(h);
+  }
+  return out;
+}
+
+/// How many times a tile is (re)loaded: the trips of every loop at or above its depth, but for
+/// the summed halo loops, whose steps its summed footprint already covers.
+Posynomial tile_entries(const Problem &p, const Dataflow &df, int tensor,
+                        const std::vector<int> &summed) {
   const std::vector<int> path = tensor_path(p, df, tensor);
   const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
-  return trips_of(
-      std::vector<int>(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(depth)));
+  std::vector<int> loops;
+  for (size_t i = 0; i < depth && i < path.size(); ++i)
+    if (!contains(summed, path[i]))
+      loops.push_back(path[i]);
+  return trips_of(loops);
 }
 
 /// The whole padded tensor: every dim spanning all its trips.
@@ -139,6 +196,30 @@ Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow)
   return footprint(problem, rows, spanning) * 3.0;
 }
 
+Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow) {
+  Posynomial out;
+  const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
+  for (int h : dataflow.cached) {
+    // Live around h's loop: the loops inside it and the sub-nests span all their trips.
+    const auto at = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), h);
+    std::vector<int> spanning(at + 1, dataflow.prefix.end());
+    for (int d : problem.dims)
+      if (!contains(dataflow.prefix, d))
+        spanning.push_back(d);
+    TensorAccess across = inter;
+    std::erase_if(across.indices, [&](const IndexExpr &e) {
+      return std::any_of(e.terms.begin(), e.terms.end(),
+                         [&](const IndexTerm &t) { return t.dim == h; });
+    });
+    Posynomial overlap; // the window's width beyond one position: W - 1 (unit stride)
+    for (const IndexTerm &t : problem.halo_read(h).terms)
+      if (t.dim != h)
+        overlap += extent_minus_one(problem, t.dim, false) * static_cast<double>(t.coef);
+    out += footprint(problem, across, spanning) * overlap;
+  }
+  return out;
+}
+
 std::vector<Posynomial> LocalMetrics::as_vector() const {
   return {dram_reads, dram_writes, own_buffer, other_buffer};
 }
@@ -155,7 +236,10 @@ TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, i
   const ProblemTensor &t = problem.tensors[static_cast<size_t>(tensor)];
   if (t.role == TensorRole::Intermediate)
     return out;
-  const Posynomial moved = out.footprint * tile_entries(problem, dataflow, tensor);
+  const std::vector<int> summed = summed_dims(problem, dataflow, tensor);
+  const Posynomial moved =
+      (summed.empty() ? out.footprint : footprint_at(problem, dataflow, tensor, summed)) *
+      tile_entries(problem, dataflow, tensor, summed);
   if (t.role == TensorRole::Input) {
     out.reads = moved;
     return out;
@@ -212,7 +296,7 @@ DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &da
     const Posynomial inter =
         buffered(dataflow, problem.intermediate,
                  footprint_at(problem, dataflow, problem.intermediate), double_buffering) +
-        softmax_state_words(problem, dataflow);
+        softmax_state_words(problem, dataflow) + overlap_store_words(problem, dataflow);
     for (Posynomial &bs : out.buffer_words)
       bs += inter;
   }
@@ -243,21 +327,36 @@ bool misses_spatial_dim(const TensorAccess &access, const SpatialMapping &s) {
   return (s.row_dim >= 0 && !access.uses(s.row_dim)) || (s.col_dim >= 0 && !access.uses(s.col_dim));
 }
 
+/// Trips of the op's loops that `access` steps through, the recompute loops' included: every
+/// tiled dim but the summed halo dims the access uses (its summed footprint covers their steps).
+Posynomial enclosing_trips(const ProblemOp &op, const TensorAccess &access,
+                           const std::vector<int> &summed, const Posynomial &recompute) {
+  std::vector<int> loops;
+  for (int d : op.tiled_dims)
+    if (!contains(summed, d) || !access.uses(d))
+      loops.push_back(d);
+  return trips_of(loops) * recompute;
+}
+
 /// Elements of the op's output produced over the whole run (recompute and halos included): a
 /// tile per trip of every loop indexing it.
-Posynomial produced_elements(const Problem &p, const ProblemOp &op, const Posynomial &recompute) {
+Posynomial produced_elements(const Problem &p, const ProblemOp &op, const Posynomial &recompute,
+                             const std::vector<int> &summed) {
   const TensorAccess &out = op.accesses.back();
   std::vector<int> loops;
   for (int d : op.tiled_dims)
-    if (out.uses(d))
+    if (out.uses(d) && !contains(summed, d))
       loops.push_back(d);
-  return footprint(p, out, {}) * trips_of(loops) * recompute;
+  return footprint(p, out, {}, summed) * trips_of(loops) * recompute;
 }
 
 /// Per-tile range of one of an operator's einsum dims (ProblemOp::iteration): its tile, or the
 /// array's share of it when `spatial` puts it across the array, or for a producer read through
 /// a window the window the consumer's tile spans.
-Posynomial iteration_extent(const Problem &p, const IndexExpr &index, const SpatialMapping *s) {
+Posynomial iteration_extent(const Problem &p, const IndexExpr &index, const SpatialMapping *s,
+                            const std::vector<int> &summed) {
+  if (const int h = summed_dim(index, summed); h >= 0)
+    return summed_window(p, index, h, {});
   if (!index.is_plain()) {
     Posynomial span = Posynomial::constant(1);
     for (const IndexTerm &t : index.terms)
@@ -270,12 +369,13 @@ Posynomial iteration_extent(const Problem &p, const IndexExpr &index, const Spat
   return Posynomial::atom(d, Atom::Tile);
 }
 
-Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recompute) {
+Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recompute,
+                               const std::vector<int> &summed) {
   const ProblemOp &op = p.ops[static_cast<size_t>(o)];
   Posynomial out;
   for (int a : op.attached_ops) {
     const Operator &attached = p.workload->ops.at(static_cast<size_t>(a));
-    out += produced_elements(p, op, recompute) * attached.ops_per_element;
+    out += produced_elements(p, op, recompute, summed) * attached.ops_per_element;
     // Online softmax rescales the consumer's running output once per tile of the normalised dim.
     if (attached.kind == OpKind::Softmax && p.fused() && o == 0)
       out += padded_size(p, p.ops[1].accesses.back()) *
@@ -287,26 +387,30 @@ Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recomp
 } // namespace
 
 ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
+                               const std::vector<int> &cached_dims,
                                const std::vector<SpatialMapping> &spatial) {
   ComputeMetrics out;
   for (size_t o = 0; o < problem.ops.size(); ++o) {
     const ProblemOp &op = problem.ops[o];
     const SpatialMapping &s = spatial.at(o);
-    const Posynomial recompute =
-        o == 0 && problem.fused() ? trips_of(recompute_dims) : Posynomial::constant(1);
-    // Trips of every enclosing loop: each tiled dim once, plus the recompute loops.
-    const Posynomial enclosing = trips_of(op.tiled_dims) * recompute;
+    const bool producer = o == 0 && problem.fused();
+    const Posynomial recompute = producer ? trips_of(recompute_dims) : Posynomial::constant(1);
+    // The producer computes only the new positions of each step of a cached halo loop.
+    const std::vector<int> summed = producer ? cached_dims : std::vector<int>{};
+    const Posynomial enclosing =
+        enclosing_trips(op, TensorAccess{"", op.iteration}, summed, recompute);
     Posynomial per_tile_macs = Posynomial::constant(1);
     Posynomial per_tile_cycles = Posynomial::constant(1);
     for (const IndexExpr &index : op.iteration) {
-      per_tile_macs = per_tile_macs * iteration_extent(problem, index, nullptr);
-      per_tile_cycles = per_tile_cycles * iteration_extent(problem, index, &s);
+      per_tile_macs = per_tile_macs * iteration_extent(problem, index, nullptr, summed);
+      per_tile_cycles = per_tile_cycles * iteration_extent(problem, index, &s, summed);
     }
     out.macs.push_back(per_tile_macs * enclosing);
     out.cycles.push_back(per_tile_cycles * enclosing);
     for (size_t i = 0; i < op.tensors.size(); ++i) {
       const TensorAccess &access = op.accesses[i];
-      const Posynomial words = footprint(problem, access, {}) * array_passes(access, s) * enclosing;
+      const Posynomial words = footprint(problem, access, {}, summed) * array_passes(access, s) *
+                               enclosing_trips(op, access, summed, recompute);
       const bool is_output = i + 1 == op.tensors.size();
       if (!is_output) {
         out.gb_reads += words;
@@ -316,7 +420,7 @@ ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &r
       if (misses_spatial_dim(access, s)) // spatial reduction: partial sums go back and forth
         out.gb_reads += words;
     }
-    out.vector_ops += attached_vector_ops(problem, static_cast<int>(o), recompute);
+    out.vector_ops += attached_vector_ops(problem, static_cast<int>(o), recompute, summed);
   }
   return out;
 }

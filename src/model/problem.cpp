@@ -43,6 +43,42 @@ bool Problem::recomputes_halos() const {
   return false;
 }
 
+const IndexExpr &Problem::halo_read(int dim) const {
+  const auto at = std::find(halo_dims.begin(), halo_dims.end(), dim);
+  DSE_CHECK(at != halo_dims.end(), "halo_read of a dimension that is not a halo dim");
+  return halo_reads[static_cast<size_t>(at - halo_dims.begin())];
+}
+
+namespace {
+
+std::int64_t coefficient_of(const IndexExpr &e, int dim) {
+  for (const IndexTerm &t : e.terms)
+    if (t.dim == dim)
+      return t.coef;
+  return 0;
+}
+
+} // namespace
+
+std::vector<int> Problem::cacheable_halo_dims() const {
+  std::vector<int> out;
+  for (int h : halo_dims) {
+    const IndexExpr &read = halo_read(h);
+    bool unit = coefficient_of(read, h) == 1;
+    for (const TensorAccess &a : ops[0].accesses)
+      for (const IndexExpr &e : a.indices)
+        unit = unit && coefficient_of(e, h) <= 1;
+    std::int64_t window = 1;
+    for (const IndexTerm &t : read.terms)
+      if (t.dim != h)
+        window += t.coef * (workload->dim_size(t.dim) - 1);
+    if (unit && window > 1)
+      out.push_back(h);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::string Problem::dim_name(int dim) const {
   return workload->dims.at(static_cast<size_t>(dim)).name;
 }
@@ -255,8 +291,10 @@ void read_producer_through_windows(Problem &p, const TensorAccess &read) {
           prod.tiled_dims.push_back(t.dim);
       }
   for (const IndexExpr &e : read.indices)
-    if (!e.is_plain())
+    if (!e.is_plain()) {
       p.halo_dims.push_back(halo_dim(e, p.is_window));
+      p.halo_reads.push_back(e);
+    }
 }
 
 } // namespace

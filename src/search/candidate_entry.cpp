@@ -129,6 +129,7 @@ std::string encode_payload(const CandidateSpace &space) {
     for (const std::vector<int> &nest : df.subnests)
       w.ints(nest);
     w.ints(df.retention);
+    w.ints(df.cached);
     const DataflowMetrics &m = space.metrics[d];
     w.posynomial(m.dram_reads);
     w.posynomial(m.dram_writes);
@@ -139,6 +140,7 @@ std::string encode_payload(const CandidateSpace &space) {
   w.size(space.groups.size());
   for (const RecomputeGroup &g : space.groups) {
     w.ints(g.recompute_dims);
+    w.ints(g.cached_dims);
     w.size(g.first);
     w.size(g.count);
   }
@@ -159,13 +161,14 @@ std::string encode_payload(const CandidateSpace &space) {
 
 CandidateSpace decode_payload(Reader &r) {
   CandidateSpace space;
-  space.dataflows.resize(r.count(8 * 5));
+  space.dataflows.resize(r.count(8 * 6));
   for (Dataflow &df : space.dataflows) {
     df.prefix = r.ints();
     df.subnests.resize(r.count(8));
     for (std::vector<int> &nest : df.subnests)
       nest = r.ints();
     df.retention = r.ints();
+    df.cached = r.ints();
     DataflowMetrics &m = space.metrics.emplace_back();
     m.dram_reads = r.posynomial();
     m.dram_writes = r.posynomial();
@@ -173,9 +176,10 @@ CandidateSpace decode_payload(Reader &r) {
     for (Posynomial &p : m.buffer_words)
       p = r.posynomial();
   }
-  space.groups.resize(r.count(8 * 3));
+  space.groups.resize(r.count(8 * 4));
   for (RecomputeGroup &g : space.groups) {
     g.recompute_dims = r.ints();
+    g.cached_dims = r.ints();
     g.first = r.uint<std::uint64_t>();
     g.count = r.uint<std::uint64_t>();
   }

@@ -92,6 +92,8 @@ std::string dataflow_defect(const Problem &problem, const Dataflow &df) {
            std::to_string(df.retention.size()) + " retention depths";
   if (!dims_within(df.prefix, problem.dims))
     return "a prefix loop over a dimension the problem does not have";
+  if (!dims_within(df.cached, problem.cacheable_halo_dims()))
+    return "a cached halo dim that the problem cannot cache";
   for (size_t o = 0; o < df.subnests.size(); ++o)
     if (!dims_within(df.subnests[o], problem.ops[o].dims))
       return "a sub-nest loop over a dimension its operator does not have";
@@ -142,6 +144,11 @@ std::string candidate_space_defect(const Problem &problem, const CandidateSpace 
              std::to_string(next);
     if (!dims_within(g.recompute_dims, problem.dims))
       return "a recompute loop over a dimension the problem does not have";
+    if (!dims_within(g.cached_dims, problem.cacheable_halo_dims()))
+      return "a group caching a halo dim that the problem cannot cache";
+    for (size_t d = g.first; d < g.first + g.count && d < space.dataflows.size(); ++d)
+      if (space.dataflows[d].cached != g.cached_dims)
+        return "dataflow " + std::to_string(d) + " caches other halo dims than its group";
     next += g.count;
   }
   if (next != space.dataflows.size())
@@ -187,12 +194,12 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   }
   space.stats.dataflows_after_local = combined.size();
 
-  // Group by recompute loops (a stable order: first appearance).
-  std::vector<std::vector<int>> keys;
+  // Group by recompute loops and cached halo dims (a stable order: first appearance).
+  std::vector<std::pair<std::vector<int>, std::vector<int>>> keys;
   std::vector<std::vector<size_t>> members;
   for (size_t i = 0; i < combined.size(); ++i) {
-    std::vector<int> key = combined[i].recompute_dims(problem);
-    std::sort(key.begin(), key.end());
+    std::pair key{combined[i].recompute_dims(problem), combined[i].cached};
+    std::sort(key.first.begin(), key.first.end());
     auto it = std::find(keys.begin(), keys.end(), key);
     if (it == keys.end()) {
       keys.push_back(std::move(key));
@@ -221,7 +228,7 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
     keep[g] = undominated_rows(rows);
   });
   for (size_t g = 0; g < keys.size(); ++g) {
-    space.groups.push_back({keys[g], space.dataflows.size(), keep[g].size()});
+    space.groups.push_back({keys[g].first, keys[g].second, space.dataflows.size(), keep[g].size()});
     for (size_t k : keep[g]) {
       space.dataflows.push_back(std::move(combined[members[g][k]]));
       space.metrics.push_back(std::move(metrics[members[g][k]]));

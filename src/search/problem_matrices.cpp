@@ -18,7 +18,7 @@ std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,
   std::vector<ComputeMetrics> out;
   for (const RecomputeGroup &g : space.groups)
     for (const auto &spatial : space.spatial)
-      out.push_back(compute_metrics(problem, g.recompute_dims, spatial));
+      out.push_back(compute_metrics(problem, g.recompute_dims, g.cached_dims, spatial));
   return out;
 }
 

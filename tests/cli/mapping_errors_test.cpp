@@ -77,7 +77,7 @@ TEST_F(MappingErrors, UnknownTopLevelKey) {
 TEST_F(MappingErrors, UnknownSegmentKey) {
   expect_mapping_error(unfused("tiles: {m: 16, k: 32", "tile: {m: 16, k: 32"),
                        "6:5: error: unknown key 'tile' in segment 1 (expected one of: ops, "
-                       "prefix, loops, retention, spatial, tiles)");
+                       "prefix, cache, loops, retention, spatial, tiles)");
 }
 
 TEST_F(MappingErrors, MissingSegments) {
@@ -185,6 +185,23 @@ TEST_F(MappingErrors, WindowLoopsAreSharedAndEncloseTheIntermediate) {
   expect_mapping_error(with(kWindowFused, "Y: 1,", "Y: 0,"),
                        "2:5: error: illegal mapping: halo loop 'a' lies below the "
                        "intermediate's retention depth");
+}
+
+TEST_F(MappingErrors, OnlyHaloDimsWithAnOverlapAreCached) {
+  write("w.yaml", kWindowPair);
+  const std::string cached =
+      with(kWindowFused, "    prefix: [a]\n", "    prefix: [a]\n    cache: [a]\n");
+  write("m.yaml", cached);
+  EXPECT_NE(run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"})
+                .out.find("| cache a |"),
+            std::string::npos);
+  expect_mapping_error(with(cached, "cache: [a]", "cache: [k]"),
+                       "2:5: error: illegal mapping: dimension 'k' has no halo overlap to keep on "
+                       "chip (a halo dim with unit strides and a window wider than one)");
+  expect_mapping_error(with(cached, "cache: [a]", "cache: [a, a]"),
+                       "2:5: error: illegal mapping: a halo dim is cached twice");
+  expect_mapping_error(with(cached, "cache: [a]", "cache: [z]"),
+                       "4:13: error: 'z' is not a dimension of this segment");
 }
 
 TEST_F(MappingErrors, RetentionDepthOutOfRange) {

@@ -43,7 +43,7 @@ TEST_F(GemmMetricsTest, ReductionOutsideOutputSpillsPartialSums) {
 
 TEST_F(GemmMetricsTest, CyclesUseTheArrayOnTheSpatialDims) {
   const Dataflow df{{}, {{m_, n_, k_}}, {3, 3, 2}};
-  const ComputeMetrics cm = compute_metrics(p_, df.recompute_dims(p_), {{m_, n_}});
+  const ComputeMetrics cm = compute_metrics(p_, df.recompute_dims(p_), {}, {{m_, n_}});
   EXPECT_EQ(value(cm.macs[0]), 8 * 6 * 4);
   // Per tile ceil(4/2)*ceil(2/2)*3 = 6 cycles, 8 tiles.
   EXPECT_EQ(value(cm.cycles[0]), 48);

@@ -33,6 +33,15 @@ ops:
   - {name: conv2, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]"}
 )";
 
+/// Two one-dimensional convolutions, the second reading the first's result through a 3-wide
+/// window with a recompute loop (`j`) besides: every dataflow caches or recomputes the overlap.
+inline const char *const kWindowPair1d = R"(name: window-pair-1d
+dims: {p: 6, c: 2, k: 2, r: 2, a: 4, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y[k,a+u]"}
+)";
+
 /// A one-dimensional convolution read by a strided one (`Y[k, 2*a+u]`): overlapping windows.
 inline const char *const kStridedHaloPair = R"(name: strided-halo-pair
 dims: {p: 7, c: 2, k: 2, r: 2, a: 3, u: 3, j: 2}

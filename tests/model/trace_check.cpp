@@ -84,7 +84,8 @@ struct ModelMetrics {
 
 ModelMetrics model_metrics(const Problem &p, const Dataflow &df) {
   const std::vector<SpatialMapping> spatial = spatial_combinations(p).front();
-  return {dataflow_metrics(p, df, false), compute_metrics(p, df.recompute_dims(p), spatial),
+  return {dataflow_metrics(p, df, false),
+          compute_metrics(p, df.recompute_dims(p), df.cached, spatial),
           describe(p, Candidate{df, spatial})};
 }
 

@@ -77,6 +77,11 @@ TEST(TraceSimulation, HaloConvPairFused) {
   expect_agreement("halo conv pair fused", w.fused(), kSampled);
 }
 
+TEST(TraceSimulation, WindowPairCachedOrRecomputed) {
+  const ChainWorkload w(test_workloads::kWindowPair1d);
+  expect_agreement("window pair fused", w.fused(), kEverything);
+}
+
 TEST(TraceSimulation, StridedHaloPairFused) {
   const ChainWorkload w(test_workloads::kStridedHaloPair);
   expect_agreement("strided halo pair fused", w.fused(), kEverything);

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <random>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace dse::trace {
@@ -63,25 +64,29 @@ std::vector<TensorAccess> einsum_accesses(const Problem &p, int o) {
   return out;
 }
 
-/// Range [lo, lo + extent) of each of op `o`'s einsum dims (Operator::dims order) when every
-/// problem dim d spans range(d): its iteration index's span (a window for a producer read
-/// through one).
+/// The range [first, first + extent) of `index` when every dim d spans range(d).
 template <class Range>
-void einsum_ranges(const Problem &p, int o, Range range, std::vector<std::int64_t> &lo,
+std::pair<std::int64_t, std::int64_t> index_span(const IndexExpr &index, Range range) {
+  std::int64_t first = 0;
+  std::int64_t span = 1;
+  for (const IndexTerm &t : index.terms) {
+    const auto [start, count] = range(t.dim);
+    first += t.coef * start;
+    span += t.coef * (count - 1);
+  }
+  return {first, span};
+}
+
+/// Range [lo, lo + extent) of each of op `o`'s einsum dims (Operator::dims order): the range
+/// `index_range` gives its iteration index (a window for a producer read through one).
+template <class IndexRange>
+void einsum_ranges(const Problem &p, int o, IndexRange index_range, std::vector<std::int64_t> &lo,
                    std::vector<std::int64_t> &extent) {
   const std::vector<int> dims = p.op(o).dims();
   const ProblemOp &op = p.ops[static_cast<size_t>(o)];
-  for (size_t k = 0; k < dims.size(); ++k) {
-    std::int64_t first = 0;
-    std::int64_t span = 1;
-    for (const IndexTerm &t : op.iteration[k].terms) {
-      const auto [start, count] = range(t.dim);
-      first += t.coef * start;
-      span += t.coef * (count - 1);
-    }
-    lo[static_cast<size_t>(dims[k])] = first;
-    extent[static_cast<size_t>(dims[k])] = span;
-  }
+  for (size_t k = 0; k < dims.size(); ++k)
+    std::tie(lo[static_cast<size_t>(dims[k])], extent[static_cast<size_t>(dims[k])]) =
+        index_range(op.iteration[k]);
 }
 
 /// `out += product of inputs` over the points dim_lo[d] <= d < dim_lo[d] + dim_extent[d] of
@@ -148,6 +153,19 @@ private:
   template <class Body> void loop(int dim, Body body);
   /// Lower bound and extent of dim d right now: the current tile inside its loop, else all of it.
   std::pair<std::int64_t, std::int64_t> dim_range(int d) const;
+  /// The range of an index over the dims' current ranges.
+  std::pair<std::int64_t, std::int64_t> range_of(const IndexExpr &index) const;
+  /// The same on the producer's side of a pair fused through a window: past the first step of a
+  /// cached halo loop, only the positions new to this step.
+  std::pair<std::int64_t, std::int64_t> producer_range(const IndexExpr &index) const;
+  /// The window's width beyond one position along cached halo dim h (W - 1, unit stride).
+  std::int64_t overlap_of(int h) const;
+  /// The position of the intermediate's index that halo dim h is in.
+  size_t halo_position(int h) const;
+  void open_store(int h);
+  void close_store(int h);
+  void fill_overlap(Dense &tile);
+  void keep_overlap(const Dense &tile);
   std::vector<int> allocate_if(const std::vector<int> &candidates, int depth);
   void allocate(int tensor);
   void release(const std::vector<int> &tensors);
@@ -165,6 +183,15 @@ private:
   std::vector<bool> is_live_;
   std::int64_t live_words_ = 0;
   TraceCounts counts_;
+  /// Per cached halo dim, live around its loop: the last W - 1 positions along its index of the
+  /// windows computed so far (addressed modulo W - 1, as a line buffer), and which position each
+  /// slot holds (-1: none).
+  struct OverlapStore {
+    int h = -1;
+    Dense slots;
+    std::vector<std::int64_t> holds;
+  };
+  std::vector<OverlapStore> stores_;
 };
 
 Run::Run(const Problem &p, const Dataflow &df, const Tiling &tiling,
@@ -216,9 +243,15 @@ void Run::prefix_level(size_t k) {
     for (size_t o = 0; o < p_.ops.size(); ++o) // the producer completes before the consumer
       subnest_level(static_cast<int>(o), 0);
   } else {
-    const std::int64_t state = online_softmax_state_words(df_.prefix[k]);
+    const int dim = df_.prefix[k];
+    const std::int64_t state = online_softmax_state_words(dim);
+    const bool cached = std::find(df_.cached.begin(), df_.cached.end(), dim) != df_.cached.end();
     live_words_ += state;
-    loop(df_.prefix[k], [&] { prefix_level(k + 1); });
+    if (cached)
+      open_store(dim);
+    loop(dim, [&] { prefix_level(k + 1); });
+    if (cached)
+      close_store(dim);
     live_words_ -= state;
   }
   release(held);
@@ -275,6 +308,135 @@ std::pair<std::int64_t, std::int64_t> Run::dim_range(int d) const {
   return {0, p_.is_window[i] ? size_[i] : tile_[i] * trips_[i]};
 }
 
+std::pair<std::int64_t, std::int64_t> Run::range_of(const IndexExpr &index) const {
+  return index_span(index, [&](int d) { return dim_range(d); });
+}
+
+std::int64_t Run::overlap_of(int h) const {
+  std::int64_t width = 0;
+  for (const IndexTerm &t : p_.halo_read(h).terms)
+    if (t.dim != h)
+      width += t.coef * (size_[static_cast<size_t>(t.dim)] - 1);
+  return width;
+}
+
+std::pair<std::int64_t, std::int64_t> Run::producer_range(const IndexExpr &index) const {
+  auto [first, span] = range_of(index);
+  for (int h : df_.cached)
+    if (iteration_[static_cast<size_t>(h)] > 0 &&
+        std::any_of(index.terms.begin(), index.terms.end(),
+                    [&](const IndexTerm &t) { return t.dim == h; })) {
+      first += overlap_of(h); // the window's first W - 1 positions were computed before
+      span -= overlap_of(h);
+    }
+  return {first, span};
+}
+
+size_t Run::halo_position(int h) const {
+  const TensorAccess &inter = p_.tensors[static_cast<size_t>(p_.intermediate)].access;
+  for (size_t i = 0; i < inter.indices.size(); ++i)
+    for (const IndexTerm &t : inter.indices[i].terms)
+      if (t.dim == h)
+        return i;
+  throw std::runtime_error("halo dim '" + p_.dim_name(h) + "' indexes no intermediate position");
+}
+
+/// Opens h's overlap store before its loop: W - 1 positions along h's index, and along the other
+/// indices what the loops inside h and the sub-nests sweep.
+void Run::open_store(int h) {
+  const TensorAccess &inter = p_.tensors[static_cast<size_t>(p_.intermediate)].access;
+  std::vector<std::int64_t> lo;
+  std::vector<std::int64_t> extent;
+  for (const IndexExpr &e : inter.indices) {
+    const auto [first, span] = range_of(e);
+    lo.push_back(first);
+    extent.push_back(span);
+  }
+  const size_t at = halo_position(h);
+  lo[at] = 0;
+  extent[at] = overlap_of(h);
+  OverlapStore store{h, Dense::zeros(lo, extent), {}};
+  store.holds.assign(store.slots.data.size(), -1);
+  live_words_ += store.slots.words();
+  stores_.push_back(std::move(store));
+}
+
+void Run::close_store(int h) {
+  if (stores_.empty() || stores_.back().h != h)
+    throw std::runtime_error("overlap stores closed out of order");
+  live_words_ -= stores_.back().slots.words();
+  stores_.pop_back();
+}
+
+/// A fresh intermediate tile: every position that an earlier step of a cached halo loop computed
+/// (the window's first W - 1 along it, past its first step) comes from that loop's store, the
+/// outermost such loop first; the producer computes the rest.
+void Run::fill_overlap(Dense &tile) {
+  std::vector<std::int64_t> slot;
+  for_each_index(tile.lo, tile.extent, [&](const std::vector<std::int64_t> &v) {
+    for (const OverlapStore &store : stores_) {
+      const size_t at = halo_position(store.h);
+      if (iteration_[static_cast<size_t>(store.h)] <= 0 ||
+          v[at] >= tile.lo[at] + overlap_of(store.h))
+        continue;
+      slot = v;
+      slot[at] = v[at] % overlap_of(store.h);
+      const std::int64_t off = store.slots.offset(slot);
+      if (off < 0 || store.holds[static_cast<size_t>(off)] != v[at])
+        throw std::runtime_error("the overlap along '" + p_.dim_name(store.h) +
+                                 "' is not in its store");
+      tile.data[static_cast<size_t>(tile.offset(v))] = store.slots.data[static_cast<size_t>(off)];
+      return;
+    }
+  });
+}
+
+/// A finished intermediate tile leaves the last W - 1 positions along each cached halo dim's
+/// index in that dim's store, for the next step; but not while a loop inside it will need the
+/// previous ones again: a recompute loop with steps to go (the same windows again), or a halo
+/// loop with steps to go (the positions its next window starts with).
+void Run::keep_overlap(const Dense &tile) {
+  std::vector<std::int64_t> slot;
+  for (OverlapStore &store : stores_) {
+    const size_t at = halo_position(store.h);
+    const std::int64_t tail = tile.lo[at] + tile.extent[at] - overlap_of(store.h);
+    std::vector<std::pair<size_t, std::int64_t>> next_windows; // (position, next window start)
+    const auto h_at = std::find(df_.prefix.begin(), df_.prefix.end(), store.h);
+    bool again = false;
+    for (auto g = h_at + 1; g != df_.prefix.end(); ++g) {
+      const size_t gi = static_cast<size_t>(*g);
+      if (iteration_[gi] + 1 >= trips_[gi])
+        continue;
+      again = again || std::find(p_.consumer_only_dims.begin(), p_.consumer_only_dims.end(), *g) !=
+                           p_.consumer_only_dims.end();
+      if (std::find(p_.halo_dims.begin(), p_.halo_dims.end(), *g) == p_.halo_dims.end())
+        continue;
+      const size_t g_at = halo_position(*g);
+      std::int64_t stride = 0;
+      for (const IndexTerm &t : p_.halo_read(*g).terms)
+        stride = t.dim == *g ? t.coef : stride;
+      next_windows.emplace_back(g_at, tile.lo[g_at] + stride * tile_[gi]);
+    }
+    if (again)
+      continue;
+    for_each_index(tile.lo, tile.extent, [&](const std::vector<std::int64_t> &v) {
+      if (v[at] < tail)
+        return;
+      for (const auto &[g_at, start] : next_windows)
+        if (v[g_at] >= start)
+          return;
+      slot = v;
+      slot[at] = v[at] % overlap_of(store.h);
+      const std::int64_t off = store.slots.offset(slot);
+      if (off < 0)
+        throw std::runtime_error("the overlap store along '" + p_.dim_name(store.h) +
+                                 "' is too small for the intermediate's tile");
+      store.slots.data[static_cast<size_t>(off)] = tile.data[static_cast<size_t>(tile.offset(v))];
+      store.holds[static_cast<size_t>(off)] = v[at];
+    });
+  }
+}
+
 std::vector<int> Run::allocate_if(const std::vector<int> &candidates, int depth) {
   std::vector<int> held;
   for (int t : candidates)
@@ -291,18 +453,16 @@ void Run::allocate(int tensor) {
   const size_t t = static_cast<size_t>(tensor);
   std::vector<std::int64_t> lo;
   std::vector<std::int64_t> extent;
+  // A producer input covers only what the producer computes (a cached halo's new positions).
+  const bool producer_input = p_.fused() && p_.tensors[t].owner == 0 && tensor != p_.intermediate;
   for (const IndexExpr &e : p_.tensors[t].access.indices) {
-    std::int64_t first = 0;
-    std::int64_t last = 0;
-    for (const IndexTerm &term : e.terms) {
-      const auto [start, count] = dim_range(term.dim);
-      first += term.coef * start;
-      last += term.coef * (start + count - 1);
-    }
+    const auto [first, span] = producer_input ? producer_range(e) : range_of(e);
     lo.push_back(first);
-    extent.push_back(last - first + 1);
+    extent.push_back(span);
   }
   Dense tile = Dense::zeros(lo, extent);
+  if (tensor == p_.intermediate)
+    fill_overlap(tile);
   const Dense &dram = dram_[t];
   const TensorRole role = p_.tensors[t].role;
   bool load = role == TensorRole::Input;
@@ -323,6 +483,8 @@ void Run::release(const std::vector<int> &tensors) {
   for (int tensor : tensors) {
     const size_t t = static_cast<size_t>(tensor);
     const Dense &tile = live_[t];
+    if (tensor == p_.intermediate)
+      keep_overlap(tile);
     if (p_.tensors[t].role == TensorRole::Output) {
       copy_region(tile, tile, dram_[t]);
       for_each_index(tile.lo, tile.extent, [&](const std::vector<std::int64_t> &v) {
@@ -354,7 +516,8 @@ void Run::compute(int op) {
   std::vector<std::int64_t> lo(size_.size(), 0);
   std::vector<std::int64_t> extent(size_.size(), 1);
   einsum_ranges(
-      p_, op, [&](int d) { return dim_range(d); }, lo, extent);
+      p_, op, [&](const IndexExpr &e) { return op == 0 ? producer_range(e) : range_of(e); }, lo,
+      extent);
   std::int64_t macs = 1;
   for (int d : p_.op(op).dims())
     macs *= extent[static_cast<size_t>(d)];
@@ -434,8 +597,10 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
     std::vector<std::int64_t> extent = sizes;
     einsum_ranges(
         problem, static_cast<int>(o),
-        [&](int d) {
-          return std::pair<std::int64_t, std::int64_t>{0, sizes[static_cast<size_t>(d)]};
+        [&](const IndexExpr &e) {
+          return index_span(e, [&](int d) {
+            return std::pair<std::int64_t, std::int64_t>{0, sizes[static_cast<size_t>(d)]};
+          });
         },
         lo, extent);
     accumulate(problem.op(static_cast<int>(o)).dims(),

@@ -27,8 +27,9 @@ using test::TestProblem;
 constexpr int kTilings = 200;
 constexpr std::int64_t kArraySide = 4;
 
-using DataflowKey = std::tuple<std::vector<int>, std::vector<std::vector<int>>, std::vector<int>>;
-DataflowKey key_of(const Dataflow &d) { return {d.prefix, d.subnests, d.retention}; }
+using DataflowKey =
+    std::tuple<std::vector<int>, std::vector<std::vector<int>>, std::vector<int>, std::vector<int>>;
+DataflowKey key_of(const Dataflow &d) { return {d.prefix, d.subnests, d.retention, d.cached}; }
 
 /// Random tile sizes (any integer up to the dimension's size, so padding is exercised).
 std::vector<AtomTable> random_tilings(const Problem &problem, std::uint64_t seed) {
@@ -62,10 +63,11 @@ std::vector<double> dataflow_values(const DataflowMetrics &m,
 
 /// Every compute metric of every spatial combination at every sampled tiling.
 std::vector<double> compute_values(const Problem &problem, const std::vector<int> &recompute,
+                                   const std::vector<int> &cached,
                                    const std::vector<AtomTable> &tables) {
   std::vector<double> out;
   for (const std::vector<SpatialMapping> &spatial : spatial_combinations(problem)) {
-    const ComputeMetrics cm = compute_metrics(problem, recompute, spatial);
+    const ComputeMetrics cm = compute_metrics(problem, recompute, cached, spatial);
     for (size_t o = 0; o < cm.macs.size(); ++o) {
       append_values(cm.macs[o], tables, out);
       append_values(cm.cycles[o], tables, out);
@@ -130,20 +132,20 @@ public:
   long dominator_of(const Dataflow &dropped, size_t skip = SIZE_MAX) {
     const std::vector<double> v =
         dataflow_values(dataflow_metrics(tp_.problem, dropped, db_), tables_);
-    const std::vector<double> &cv = compute(dropped.recompute_dims(tp_.problem));
+    const std::vector<double> &cv = compute(dropped);
     for (size_t i = 0; i < space_.dataflows.size(); ++i)
-      if (i != skip && all_le(values_[i], v) &&
-          all_le(compute(space_.dataflows[i].recompute_dims(tp_.problem)), cv))
+      if (i != skip && all_le(values_[i], v) && all_le(compute(space_.dataflows[i]), cv))
         return static_cast<long>(i);
     return -1;
   }
 
 private:
-  const std::vector<double> &compute(const std::vector<int> &recompute) {
-    const std::vector<int> key = sorted(recompute);
+  /// The compute values of a dataflow's recompute loops and cached halo dims.
+  const std::vector<double> &compute(const Dataflow &d) {
+    const std::pair key{sorted(d.recompute_dims(tp_.problem)), d.cached};
     auto it = compute_.find(key);
     if (it == compute_.end())
-      it = compute_.emplace(key, compute_values(tp_.problem, key, tables_)).first;
+      it = compute_.emplace(key, compute_values(tp_.problem, key.first, key.second, tables_)).first;
     return it->second;
   }
 
@@ -153,21 +155,23 @@ private:
   CandidateSpace space_;
   std::set<DataflowKey> kept_;
   std::vector<std::vector<double>> values_;
-  std::map<std::vector<int>, std::vector<double>> compute_;
+  std::map<std::pair<std::vector<int>, std::vector<int>>, std::vector<double>> compute_;
 };
 
 /// Groups tile the space contiguously, every member has the group's recompute loops, the stored
 /// metrics are the dataflow's, and every kept dataflow is legal.
 void expect_consistent_groups(const Problem &problem, const CandidateSpace &space, bool db) {
   size_t next = 0;
-  std::set<std::vector<int>> seen;
+  std::set<std::pair<std::vector<int>, std::vector<int>>> seen;
   for (const RecomputeGroup &g : space.groups) {
     EXPECT_EQ(g.first, next);
     EXPECT_GT(g.count, 0U);
-    EXPECT_TRUE(seen.insert(g.recompute_dims).second) << "two groups with the same loops";
+    EXPECT_TRUE(seen.insert({g.recompute_dims, g.cached_dims}).second)
+        << "two groups with the same loops";
     for (size_t i = g.first; i < g.first + g.count; ++i) {
       const Dataflow &d = space.dataflows.at(i);
       EXPECT_EQ(sorted(d.recompute_dims(problem)), sorted(g.recompute_dims));
+      EXPECT_EQ(d.cached, g.cached_dims);
       EXPECT_EQ(legality_problem(problem, d), "");
       EXPECT_TRUE(space.metrics.at(i).as_vector() == dataflow_metrics(problem, d, db).as_vector());
     }

@@ -33,6 +33,8 @@ std::vector<test::TestProblem> problems() {
           test::fused_problem("gemm-pair", test::gemm_pair_yaml(4, 2, 3, 2)),
           test::fused_problem("conv-pair", test::conv_pair_yaml()),
           test::fused_problem("conv1d-pair", test::conv1d_pair_yaml()),
+          test::fused_problem("window-pair", test::window_pair_yaml()),
+          test::fused_problem("window-conv-pair", test::window_conv_pair_yaml()),
           test::single_problem("strided-conv", test::strided_conv_yaml()),
           test::fused_problem("attention", test::attention_yaml(2, 4, 2)),
           test::fused_problem("attention-no-heads", test::attention_yaml(0, 4, 2))};

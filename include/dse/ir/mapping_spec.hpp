@@ -17,8 +17,9 @@ struct NamedValue {
 };
 
 struct MappingSegmentSpec {
-  std::vector<NamedValue> ops;                                     // one op or producer, consumer
-  std::vector<NamedValue> prefix;                                  // fused only
+  std::vector<NamedValue> ops;    // one op or producer, consumer
+  std::vector<NamedValue> prefix; // fused only
+  std::vector<NamedValue> cache;  // fused through a window: halo dims whose overlap is kept
   std::map<std::string, std::vector<NamedValue>> loops;            // op -> sub-nest, outer -> inner
   std::map<std::string, std::pair<int, SourceLocation>> retention; // tensor -> depth
   std::map<std::string, std::pair<NamedValue, NamedValue>> spatial;     // op -> (row, col) or "-"

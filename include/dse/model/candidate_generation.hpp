@@ -13,6 +13,7 @@ namespace dse {
 struct PrefixChoice {
   std::vector<int> prefix;
   int intermediate_depth = 0;
+  std::vector<int> cached; // halo dims whose overlap is kept on chip (Dataflow::cached)
 };
 
 /// One operator's own decisions under a prefix: its sub-nest and the depth of each tensor it owns

@@ -15,6 +15,9 @@ struct Dataflow {
   std::vector<int> prefix;                // shared loops of a fused pair, outer -> inner
   std::vector<std::vector<int>> subnests; // per problem op, outer -> inner
   std::vector<int> retention;             // per problem tensor
+  /// Halo dims (ascending) whose overlap is kept on chip between consecutive tiles: the producer
+  /// computes only each tile's new positions along them (the others recompute their halo).
+  std::vector<int> cached{};
 
   /// The loops enclosing op `op`: the shared prefix, then its own sub-nest.
   std::vector<int> path(int op) const;

@@ -62,7 +62,13 @@ Posynomial softmax_pass_words(const Problem &problem);
 /// Fused online softmax (its normalised dim a prefix loop): the running max, sum and last scale
 /// of every row that loop sweeps, 3 words per row, kept in the global buffer (zero otherwise).
 Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow);
+/// Pairs fused through a window: per cached halo dim h, the overlap of consecutive windows
+/// (`W - 1` positions along h's index, unit stride) for every position the loops inside h and the
+/// sub-nests sweep, kept in the global buffer around h's loop (zero without cached dims).
+Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow);
+/// Compute metrics of the dataflows with these recompute loops and cached halo dims.
 ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
+                               const std::vector<int> &cached_dims,
                                const std::vector<SpatialMapping> &spatial);
 
 } // namespace dse

@@ -48,6 +48,7 @@ struct Problem {
   /// Consumer dims that read the intermediate through a window or stride (fused only). They are
   /// shared loops, above the intermediate's depth: the producer recomputes each tile's halo.
   std::vector<int> halo_dims;
+  std::vector<IndexExpr> halo_reads; // per halo dim: the consumer's index of the intermediate
 
   bool fused() const { return ops.size() == 2; }
   /// Whether a shared loop over `dim` must enclose the intermediate's tile: the producer reruns
@@ -56,6 +57,12 @@ struct Problem {
   /// Whether consecutive windows of a halo dim overlap (a window wider than its stride), so that
   /// the producer computes the overlap again for each tile.
   bool recomputes_halos() const;
+  /// Halo dims whose overlap a dataflow may keep on chip between consecutive tiles instead of
+  /// recomputing it: unit stride in the consumer's index and in every producer access, and a
+  /// window wider than one position.
+  std::vector<int> cacheable_halo_dims() const;
+  /// The consumer's index of the intermediate that halo dim `dim` is in.
+  const IndexExpr &halo_read(int dim) const;
   const Operator &op(int i) const;
   /// Canonical text of everything the symbolic forms depend on (not sizes, not hardware).
   std::string structure_key() const;
