@@ -136,8 +136,12 @@ private:
     }
     const double h = static_cast<double>(p_.halo_dims.size());
     const double above = static_cast<double>(c) + h;
-    // Each cacheable halo dim is cached or recomputed.
-    const double caching = std::ldexp(1.0, static_cast<int>(p_.cacheable_halo_dims().size()));
+    // Each cacheable halo dim is cached or recomputed; without recompute, every overlapping one
+    // is cached (none of the choices when one cannot be).
+    const std::vector<int> cacheable = p_.cacheable_halo_dims();
+    const double caching = allow_recompute_ ? std::ldexp(1.0, static_cast<int>(cacheable.size()))
+                           : p_.runs_without_recompute({}, cacheable) ? 1.0
+                                                                      : 0.0;
     if (above == 0)
       return factorial(j) * static_cast<double>(1 + i);
     return caching * factorial(j) * ((static_cast<double>(i) - h) / (above + 1) + h / above);

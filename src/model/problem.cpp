@@ -25,22 +25,30 @@ bool Problem::encloses_intermediate(int dim) const {
   return contains(consumer_only_dims, dim) || contains(halo_dims, dim);
 }
 
-bool Problem::recomputes_halos() const {
-  if (!fused())
-    return false;
-  for (const IndexExpr &e : tensors[static_cast<size_t>(intermediate)].access.indices) {
+std::vector<int> Problem::overlapping_halo_dims() const {
+  std::vector<int> out;
+  for (size_t i = 0; i < halo_dims.size(); ++i) {
     std::int64_t stride = 0;
     std::int64_t window = 1;
-    for (const IndexTerm &t : e.terms) {
-      if (contains(halo_dims, t.dim))
+    for (const IndexTerm &t : halo_reads[i].terms) {
+      if (t.dim == halo_dims[i])
         stride = t.coef;
       else
         window += t.coef * (workload->dim_size(t.dim) - 1);
     }
-    if (stride > 0 && window > stride)
-      return true;
+    if (window > stride)
+      out.push_back(halo_dims[i]);
   }
-  return false;
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+bool Problem::runs_without_recompute(const std::vector<int> &prefix,
+                                     const std::vector<int> &cached) const {
+  const std::vector<int> overlapping = overlapping_halo_dims();
+  return std::none_of(prefix.begin(), prefix.end(),
+                      [&](int d) { return contains(consumer_only_dims, d); }) &&
+         std::includes(cached.begin(), cached.end(), overlapping.begin(), overlapping.end());
 }
 
 const IndexExpr &Problem::halo_read(int dim) const {

@@ -173,7 +173,7 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   // Stage 1, one prefix choice per task: each operator's surviving local plans.
   std::vector<PrefixChoice> choices;
   for (PrefixChoice &choice : enumerate_prefix_choices(problem))
-    if (allow_recompute || prefix_recompute_dims(problem, choice.prefix).empty())
+    if (allow_recompute || problem.runs_without_recompute(choice.prefix, choice.cached))
       choices.push_back(std::move(choice));
   std::vector<std::vector<LocalPlans>> plans(choices.size());
   std::vector<std::uint64_t> enumerated(choices.size(), 1);

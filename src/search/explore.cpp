@@ -124,13 +124,13 @@ private:
     prepare_candidate_spaces(order, hw_, options_);
   }
 
-  /// Links i and i + 1 fused, when fusion is on and they can be (with overlapping halos only
-  /// when recompute is allowed).
+  /// Links i and i + 1 fused, when fusion is on and they can be (without recompute, only when
+  /// every overlapping halo can be cached).
   std::optional<Problem> fused_problem(const Chain &chain, size_t i) const {
     if (!options_.fusion || !can_fuse_with_halo(workload_, chain.links[i], chain.links[i + 1]))
       return std::nullopt;
     Problem fused = make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
-    if (!options_.recompute && fused.recomputes_halos())
+    if (!options_.recompute && !fused.runs_without_recompute({}, fused.cacheable_halo_dims()))
       return std::nullopt;
     return fused;
   }

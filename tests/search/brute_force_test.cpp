@@ -101,7 +101,8 @@ Outcome compare(const TestProblem &tp, const Hardware &hw, const SearchOptions &
 
 bool front_recomputes(const TestProblem &tp, const ProblemFront &f) {
   return std::any_of(f.front.points().begin(), f.front.points().end(), [&](const ParetoPoint &p) {
-    return !candidate_of(*f.space, p.candidate).dataflow.recompute_dims(tp.problem).empty();
+    const Dataflow &df = candidate_of(*f.space, p.candidate).dataflow;
+    return !tp.problem.runs_without_recompute(df.prefix, df.cached);
   });
 }
 
@@ -308,6 +309,18 @@ TEST(BruteForce, FusedConv1dPairThroughAWindow) {
   const TestProblem tp = test::fused_problem("window pair", test::window_pair_yaml());
   compare(tp, hardware(24), options_with(kLatencyEnergy));
   compare(tp, hardware(48, true), options_with(kEdpBuffer, TileMenu::All));
+}
+
+TEST(BruteForce, FusedConv1dPairThroughAWindowWithoutRecompute) {
+  // Without recompute every overlap is kept on chip; with it, recomputing some pays off.
+  const TestProblem tp = test::fused_problem("window pair", test::window_pair_yaml());
+  SearchOptions no_recompute = options_with(kLatencyEnergy);
+  no_recompute.recompute = false;
+  const Outcome out = compare(tp, hardware(24), no_recompute);
+  EXPECT_FALSE(front_recomputes(tp, out.searched));
+  EXPECT_FALSE(front_recomputes(tp, out.reference));
+  EXPECT_TRUE(
+      front_recomputes(tp, search_problem(tp.problem, hardware(24), options_with(kLatencyEnergy))));
 }
 
 TEST(BruteForce, FusedConvPairThroughAStridedWindowOverPrunedCandidates) {

@@ -19,7 +19,7 @@ namespace {
 double enumerated_local_plans(const Problem &problem, bool allow_recompute) {
   double plans = 0;
   for (const PrefixChoice &choice : enumerate_prefix_choices(problem)) {
-    if (!allow_recompute && !prefix_recompute_dims(problem, choice.prefix).empty())
+    if (!allow_recompute && !problem.runs_without_recompute(choice.prefix, choice.cached))
       continue;
     for (size_t o = 0; o < problem.ops.size(); ++o)
       plans +=

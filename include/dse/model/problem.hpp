@@ -54,9 +54,12 @@ struct Problem {
   /// Whether a shared loop over `dim` must enclose the intermediate's tile: the producer reruns
   /// per iteration of a consumer-only dim, and per halo dim it computes a new window.
   bool encloses_intermediate(int dim) const;
-  /// Whether consecutive windows of a halo dim overlap (a window wider than its stride), so that
-  /// the producer computes the overlap again for each tile.
-  bool recomputes_halos() const;
+  /// Halo dims (ascending) whose consecutive windows overlap (a window wider than its stride):
+  /// the producer computes the overlap again for each tile unless a dataflow caches it.
+  std::vector<int> overlapping_halo_dims() const;
+  /// Whether a fused dataflow with this prefix and these cached halo dims computes every element
+  /// of the intermediate once: no recompute loop, every overlapping halo dim cached.
+  bool runs_without_recompute(const std::vector<int> &prefix, const std::vector<int> &cached) const;
   /// Halo dims whose overlap a dataflow may keep on chip between consecutive tiles instead of
   /// recomputing it: unit stride in the consumer's index and in every producer access, and a
   /// window wider than one position.
