@@ -49,3 +49,27 @@ done
 echo "$layered $fused" | awk '{ printf "feature-map DRAM words fused / layer by layer: %.3f (%.1f%% fewer); MACs %.4fx\n", $5 / $1, 100 * (1 - $5 / $1), $7 / $3 }'
 echo "fused plan:"
 grep -E '^  - ops|^    prefix|^    cache' "$out/fused.yaml" | sed 's/^/  /'
+
+# front LABEL WORKLOAD [OPTIONS...]: one row of the exact-front table.
+front() {
+  label=$1
+  workload=$2
+  shift 2
+  /usr/bin/time -f "%e %M" -o "$out/time" "$dse" explore --hw hw_configs/academic-32x32-512k.yaml \
+    --workload "$workload" -o "$out/front.csv" "$@"
+  read -r seconds kib < "$out/time"
+  awk -F, -v label="$label" -v s="$seconds" -v kib="$kib" '
+    NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+    { ++n; if ($col["fused"] == "yes") ++f; if ($0 ~ /[|] cache /) ++c
+      l = $col["latency_s"]; e = $col["energy_pj"]
+      if (n == 1 || l < lmin) lmin = l; if (n == 1 || e < emin) emin = e }
+    END { printf "%-24s %8.2f %8.0f %7d %6d %7d %12.4g %12.4g\n", label, s, kib / 1024, n, f, c, lmin, emin }' \
+    "$out/front.csv"
+}
+
+echo
+printf '%-24s %8s %8s %7s %6s %7s %12s %12s\n' front seconds MiB points fused cached min-latency-s min-energy-pJ
+front "conv3x3-3x3-1x1" workloads/conv3x3-3x3-1x1-56.yaml
+front "conv3x3-3x3-1x1 unfused" workloads/conv3x3-3x3-1x1-56.yaml --no-fusion
+front "MLP block (FFN)" workloads/ffn-2048x768x3072x768.yaml
+front "MLP block unfused" workloads/ffn-2048x768x3072x768.yaml --no-fusion
