@@ -28,6 +28,7 @@ nlohmann::ordered_json eval_segment_json(const Problem &p, const Candidate &c,
                               {"utilisation", o.utilisation},
                               {"gb_words", o.buffer_words}});
   j["softmax_pass_words"] = r.softmax_pass_words;
+  j["overlap_store_words"] = r.overlap_store_words;
   j["gb_reads"] = r.totals.gb_reads;
   j["gb_writes"] = r.totals.gb_writes;
   j["vector_ops"] = r.totals.vector_ops;
@@ -62,6 +63,9 @@ std::string eval_segment_text(const Problem &p, const Candidate &c, const Mappin
         << std::setw(15) << exact_number(t.dram_writes) << "\n";
   if (r.softmax_pass_words > 0)
     out << "  softmax pass: reads and writes " << exact_number(r.softmax_pass_words) << " words\n";
+  if (r.overlap_store_words > 0)
+    out << "  overlap stores of the cached halos: " << exact_number(r.overlap_store_words)
+        << " words (in both operators' gb_words)\n";
   out << "  operator        macs             cycles           utilisation  gb_words\n";
   for (const OperatorReport &o : r.operators)
     out << "  " << std::left << std::setw(15) << escape_control(o.name) << " " << std::setw(16)

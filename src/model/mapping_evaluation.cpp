@@ -69,6 +69,7 @@ MappingReport evaluate_mapping(const Problem &problem, const Candidate &candidat
     r.operators.push_back(op);
   }
   r.softmax_pass_words = evaluate(softmax_pass_words(problem), atoms);
+  r.overlap_store_words = evaluate(overlap_store_words(problem, candidate.dataflow), atoms);
   r.totals = evaluate_totals(dm, cm, atoms);
   const CostWeights w = cost_weights(hw, model);
   r.objectives = objectives(r.totals, w);

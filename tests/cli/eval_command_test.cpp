@@ -172,5 +172,31 @@ TEST_F(EvalCommand, NoDmaUnitsNoDmaBreakdown) {
   EXPECT_EQ(run_ok(eval({})).out.find("dma unit"), std::string::npos);
 }
 
+// Two 1-D convolutions fused through the second's 3-wide window, the window dim `a` in tiles of
+// 2 (4 steps) with its overlap cached: the first step computes 4 positions of Y, each later one
+// its 2 new ones, 10 in all (the unfused count); X (window 3 of its own) is read 6 rows at the
+// first step and 4 at each later one, 18 rows of 2 channels; the store keeps W - 1 = 2 positions
+// of both channels of Y.
+TEST_F(EvalCommand, CachedHaloMatchesHandComputation) {
+  write("w.yaml", "name: w\ndims: {p: 10, c: 2, k: 2, r: 3, a: 8, u: 3, j: 2}\nops:\n"
+                  "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+                  "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u]\"}\n");
+  write("m.yaml", "segments:\n  - ops: [conv3a, conv3b]\n    prefix: [a]\n    cache: [a]\n"
+                  "    loops: {conv3a: [k, c], conv3b: [j, k]}\n"
+                  "    retention: {W1: 0, X: 1, Y: 1, W2: 0, Z: 1}\n"
+                  "    spatial: {conv3a: [k, c], conv3b: [j, k]}\n"
+                  "    tiles: {a: 2, k: 2, c: 2, j: 2}\n");
+  const nlohmann::json seg = nlohmann::json::parse(run_ok(eval({"--json"})).out).at("segments")[0];
+  EXPECT_EQ(seg.at("overlap_store_words"), 4.0);
+  EXPECT_EQ(seg.at("operators")[0].at("macs"), 2.0 * 2 * 3 * 10);
+  EXPECT_EQ(seg.at("operators")[1].at("macs"), 2.0 * 2 * 3 * 8);
+  const nlohmann::json &x = seg.at("tensors")[1];
+  EXPECT_EQ(x.at("name"), "X");
+  EXPECT_EQ(x.at("footprint_words"), 2.0 * 6);
+  EXPECT_EQ(x.at("dram_reads"), 2.0 * 18);
+  EXPECT_NE(run_ok(eval({})).out.find("overlap stores of the cached halos: 4 words"),
+            std::string::npos);
+}
+
 } // namespace
 } // namespace dse::testing

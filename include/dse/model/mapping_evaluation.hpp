@@ -51,7 +51,8 @@ struct MappingReport {
   std::string bound;                  // which latency part dominates: compute, dram or gb
   std::vector<DmaUnitLoad> dma_units; // DRAM words per DMA unit (empty without units)
   EnergyReport energy;
-  double softmax_pass_words = 0; // unfused softmax: words read and written by its own pass
+  double softmax_pass_words = 0;  // unfused softmax: words read and written by its own pass
+  double overlap_store_words = 0; // cached halos: the overlap stores' words (in every gb_words)
 };
 
 MappingReport evaluate_mapping(const Problem &problem, const Candidate &candidate,
