@@ -198,8 +198,8 @@ Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow)
 
 Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow) {
   Posynomial out;
-  const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
   for (int h : dataflow.cached) {
+    const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
     // Live around h's loop: the loops inside it and the sub-nests span all their trips.
     const auto at = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), h);
     std::vector<int> spanning(at + 1, dataflow.prefix.end());

@@ -15,6 +15,13 @@ bool contains(const std::vector<int> &v, int x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+std::int64_t coefficient_of(const IndexExpr &e, int dim) {
+  for (const IndexTerm &t : e.terms)
+    if (t.dim == dim)
+      return t.coef;
+  return 0;
+}
+
 } // namespace
 
 const Operator &Problem::op(int i) const {
@@ -56,17 +63,6 @@ const IndexExpr &Problem::halo_read(int dim) const {
   DSE_CHECK(at != halo_dims.end(), "halo_read of a dimension that is not a halo dim");
   return halo_reads[static_cast<size_t>(at - halo_dims.begin())];
 }
-
-namespace {
-
-std::int64_t coefficient_of(const IndexExpr &e, int dim) {
-  for (const IndexTerm &t : e.terms)
-    if (t.dim == dim)
-      return t.coef;
-  return 0;
-}
-
-} // namespace
 
 std::vector<int> Problem::cacheable_halo_dims() const {
   std::vector<int> out;
@@ -174,10 +170,6 @@ int intermediate_input(const Workload &workload, const ChainLink &producer,
       return static_cast<int>(i);
   return -1;
 }
-
-} // namespace
-
-namespace {
 
 const TensorAccess &intermediate_read(const Workload &workload, const ChainLink &consumer,
                                       int slot) {
