@@ -20,19 +20,6 @@ bool is_identifier(const std::string &s) {
   return !s.empty() && letter(s[0]) && std::all_of(s.begin(), s.end(), ident);
 }
 
-/// `2*P+R`: each term's coefficient when it is not 1, then its dimension.
-std::string index_text(const Workload &w, const IndexExpr &index) {
-  std::string text;
-  for (const IndexTerm &term : index.terms) {
-    if (!text.empty())
-      text += "+";
-    if (term.coef != 1)
-      text += std::to_string(term.coef) + "*";
-    text += w.dims[static_cast<size_t>(term.dim)].name;
-  }
-  return text;
-}
-
 /// Throws unless an einsum string can spell `access`: an identifier with at least one index.
 void check_writable(const Operator &op, const TensorAccess &access) {
   const std::string where = "tensor '" + access.tensor + "' of '" + op.name + "'";
@@ -48,7 +35,7 @@ std::string access_text(const Workload &w, const Operator &op, const TensorAcces
   check_writable(op, access);
   std::string text = access.tensor + "[";
   for (size_t i = 0; i < access.indices.size(); ++i)
-    text += (i ? "," : "") + index_text(w, access.indices[i]);
+    text += (i ? "," : "") + index_text(access.indices[i], w.dims);
   return text + "]";
 }
 

@@ -88,14 +88,8 @@ std::vector<std::string> box_origin(const SegmentPlan &plan, int tile) {
 
 std::string access_text(const Workload &workload, const TensorAccess &access) {
   std::string out = access.tensor + "[";
-  for (size_t p = 0; p < access.indices.size(); ++p) {
-    out += p ? "," : "";
-    for (size_t k = 0; k < access.indices[p].terms.size(); ++k) {
-      const IndexTerm &t = access.indices[p].terms[k];
-      out += (k ? "+" : "") + (t.coef == 1 ? "" : std::to_string(t.coef) + "*") +
-             workload.dims.at(static_cast<size_t>(t.dim)).name;
-    }
-  }
+  for (size_t p = 0; p < access.indices.size(); ++p)
+    out += (p ? "," : "") + index_text(access.indices[p], workload.dims);
   return out + "]";
 }
 

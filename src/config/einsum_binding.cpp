@@ -46,6 +46,7 @@ private:
         seen.push_back(dim);
         expr.terms.push_back(IndexTerm{dim, term.coef});
       }
+      expr.offset = index.constant;
       out.indices.push_back(std::move(expr));
     }
     check_size(parsed, out);
@@ -61,7 +62,7 @@ private:
 
   void check_bare(const ParsedAccess &output) const {
     for (const ParsedIndex &index : output.indices)
-      if (index.terms.size() != 1 || index.terms[0].coef != 1)
+      if (index.terms.size() != 1 || index.terms[0].coef != 1 || index.constant != 0)
         fail(index.offset,
              "op '" + op_name_ + "': output index '" + index.text + "' must be a bare dimension");
   }

@@ -3,6 +3,7 @@
 #include "dse/config/einsum_parser.hpp"
 
 #include <charconv>
+#include <cstdlib>
 
 #include "yaml_reader.hpp"
 
@@ -20,8 +21,8 @@ bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
 /// Grammar (spaces allowed between tokens):
 ///   einsum := access '+=' access ('*' access)?
 ///   access := name '[' index (',' index)* ']'
-///   index  := term ('+' term)*
-///   term   := (integer '*')? name
+///   index  := summand (('+' summand) | ('-' integer))*
+///   summand := (integer '*')? name | integer
 class EinsumParser {
 public:
   EinsumParser(std::string_view text, const SourceLocation &where) : text_(text), where_(where) {}
@@ -67,41 +68,63 @@ private:
     ParsedIndex out;
     out.offset = static_cast<int>(pos_);
     size_t end = pos_;
+    bool subtract = false;
     do {
-      out.terms.push_back(term());
+      summand(out, subtract);
       end = pos_;
-    } while (accept("+"));
+      subtract = accept("-");
+    } while (subtract || accept("+"));
     out.text = std::string(text_.substr(static_cast<size_t>(out.offset), end - out.offset));
+    if (out.terms.empty())
+      fail(static_cast<size_t>(out.offset), "index '" + out.text + "' names no dimension");
     return out;
   }
 
-  ParsedTerm term() {
+  /// One summand of an index: `dim`, `coef*dim` or a constant (the only thing that may be
+  /// subtracted).
+  void summand(ParsedIndex &index, bool subtract) {
     skip_spaces();
-    ParsedTerm out;
-    out.offset = static_cast<int>(pos_);
-    if (pos_ < text_.size() && is_digit(text_[pos_])) {
-      out.coef = coefficient();
-      if (!accept("*"))
-        fail(pos_,
-             "expected '*' after coefficient " + std::to_string(out.coef) + ", found " + found());
-      skip_spaces();
+    const size_t start = pos_;
+    if (pos_ >= text_.size() || !is_digit(text_[pos_])) {
+      if (subtract)
+        fail(start, "only a constant can be subtracted in an index (coefficients must be "
+                    "positive), found " +
+                        found());
+      index.terms.push_back(ParsedTerm{identifier("a dimension name"), 1, static_cast<int>(start)});
+      return;
     }
-    out.dim = identifier("a dimension name");
-    return out;
+    const std::int64_t value = integer();
+    if (!accept("*")) {
+      if (pos_ < text_.size() && is_ident_start(text_[pos_]))
+        fail(pos_,
+             "expected '*' after coefficient " + std::to_string(value) + ", found " + found());
+      if (std::abs(index.constant + (subtract ? -value : value)) > kMaxCoefficient)
+        fail(start, "the constants of an index must sum to at most " +
+                        std::to_string(kMaxCoefficient) + " in magnitude");
+      index.constant += subtract ? -value : value;
+      return;
+    }
+    if (subtract)
+      fail(start, "only a constant can be subtracted in an index (coefficients must be positive)");
+    if (value == 0)
+      fail(start, "coefficient must be a positive integer, got 0");
+    skip_spaces();
+    index.terms.push_back(
+        ParsedTerm{identifier("a dimension name"), value, static_cast<int>(start)});
   }
 
-  std::int64_t coefficient() {
+  std::int64_t integer() {
     const size_t start = pos_;
     while (pos_ < text_.size() && is_digit(text_[pos_]))
       ++pos_;
     const std::string_view digits = text_.substr(start, pos_ - start);
     std::int64_t value = 0;
     auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (ec != std::errc() || value > kMaxCoefficient)
-      fail(start, "coefficient must be at most " + std::to_string(kMaxCoefficient) + ", got " +
-                      std::string(digits));
-    if (value == 0)
-      fail(start, "coefficient must be a positive integer, got 0");
+    if (ec != std::errc() || value > kMaxCoefficient) {
+      skip_spaces();
+      fail(start, std::string(peek('*') ? "coefficient" : "constant") + " must be at most " +
+                      std::to_string(kMaxCoefficient) + ", got " + std::string(digits));
+    }
     return value;
   }
 

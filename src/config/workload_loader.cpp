@@ -17,8 +17,9 @@
 // Softmax/elementwise ops read a tensor produced by an earlier op and write a new tensor of the
 // same shape; softmax normalises over `over`, a dimension of that tensor. No tensor may span
 // more than 2^50 elements (affine index extent: 1 + sum coef * (size - 1)). An op that reads a
-// produced tensor may not reach past what its producer writes: each index's extent is at most
-// the producer's dimension size there (a window over a 56x56 output cannot read 58x58).
+// produced tensor may not reach past what its producer writes (a window over a 56x56 output
+// cannot read 58x58) unless a negative constant declares padding: `Y[k, p+r-1, q+s-1]` reads
+// zeros around Y. Output indices carry no constant.
 #include "dse/config/workload_loader.hpp"
 
 #include <algorithm>
@@ -40,15 +41,6 @@ struct TensorRecord {
   size_t rank = 0;
   std::vector<int> dims; // dims of a produced tensor (its bare output indices)
 };
-
-/// `index` as written: `p`, `p+r`, `2*p+r`.
-std::string index_text(const IndexExpr &index, const std::vector<Dimension> &dims) {
-  std::string text;
-  for (const IndexTerm &t : index.terms)
-    text += (text.empty() ? "" : "+") + (t.coef == 1 ? "" : std::to_string(t.coef) + "*") +
-            dims[static_cast<size_t>(t.dim)].name;
-  return text;
-}
 
 /// Elements `index` spans: 1 + sum coef * (size - 1).
 std::int64_t index_extent(const IndexExpr &index, const std::vector<Dimension> &dims) {
@@ -197,20 +189,31 @@ private:
       check_within_producer(in, record, op_name, at);
   }
 
-  /// A read of a produced tensor stays within the extents its producer writes.
+  /// A read of a produced tensor stays within the extents its producer writes, but for the
+  /// padding a negative offset declares (`p+r-1`: zeros around the producer's output); it reads
+  /// at least one written position.
   void check_within_producer(const TensorAccess &in, const TensorRecord &record,
                              const std::string &op_name, const SourceLocation &at) const {
     for (size_t i = 0; i < in.indices.size(); ++i) {
-      const std::int64_t read = index_extent(in.indices[i], workload_.dims);
+      const IndexExpr &index = in.indices[i];
+      const std::int64_t first = index.offset;
+      const std::int64_t last = first + index_extent(index, workload_.dims) - 1;
       const Dimension &written = workload_.dims[static_cast<size_t>(record.dims[i])];
-      if (read > written.size)
+      if (last < 0 || first >= written.size)
         throw UserError(at, "op '" + op_name + "': index " + std::to_string(i + 1) + " of '" +
-                                in.tensor + "' (" + index_text(in.indices[i], workload_.dims) +
-                                ") spans " + std::to_string(read) + " elements, but op '" +
+                                in.tensor + "' (" + index_text(index, workload_.dims) +
+                                ") reads positions " + std::to_string(first) + ".." +
+                                std::to_string(last) + ", none of the " +
+                                std::to_string(written.size) + " that op '" + record.first_op +
+                                "' writes there ('" + written.name + "')");
+      if (first >= 0 && last >= written.size)
+        throw UserError(at, "op '" + op_name + "': index " + std::to_string(i + 1) + " of '" +
+                                in.tensor + "' (" + index_text(index, workload_.dims) + ") spans " +
+                                std::to_string(last - first + 1) + " elements, but op '" +
                                 record.first_op + "' writes " + std::to_string(written.size) +
                                 " there ('" + written.name +
                                 "'); a window past the producer's output needs the padding "
-                                "written out (a larger producer or a smaller window)");
+                                "written out (`p+r-1` reads a zero on each side)");
     }
   }
 

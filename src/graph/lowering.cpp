@@ -18,17 +18,16 @@ class SegmentLowering {
 public:
   explicit SegmentLowering(const Graph &graph) : graph_(graph) {}
 
-  /// Adds compute node `node` (Conv, Gemm or MatMul); with `plain_input`, its first input is
-  /// the current result.
-  /// False if the node cannot read that result with bare indices.
-  bool add_compute(int node, bool plain_input) {
+  /// Adds compute node `node` (Conv, Gemm or MatMul); with `reads_result`, its first input is
+  /// the current result. False if the node cannot read that result.
+  bool add_compute(int node, bool reads_result) {
     const GraphNode &n = graph_.node(node);
     op_ = static_cast<int>(w_.ops.size());
     Operator op;
     op.name = n.name;
     op.kind = OpKind::Einsum;
-    const bool ok = n.kind == NodeKind::Conv ? conv(n, plain_input, op.einsum)
-                                             : matmul(n, plain_input, op.einsum);
+    const bool ok = n.kind == NodeKind::Conv ? conv(n, reads_result, op.einsum)
+                                             : matmul(n, reads_result, op.einsum);
     if (!ok)
       return false;
     result_ = op.einsum.output.tensor;
@@ -107,18 +106,24 @@ private:
     return a.groups == 1;
   }
 
-  bool conv(const GraphNode &n, bool plain_input, Einsum &e) {
+  /// With `reads_result`, the conv reads the current result: a pointwise conv at its positions,
+  /// any other (a depthwise one included) through its window, padding declared by a negative
+  /// offset (`2*p+r-1`: zeros the producer never computes). A conv that reads a workload input
+  /// reads it padded (the pads are words of the input).
+  bool conv(const GraphNode &n, bool reads_result, Einsum &e) {
     const NodeAttributes &a = n.attrs;
     const Shape &x = graph_.tensor(n.inputs[0]).shape;
     const Shape &y = graph_.tensor(n.outputs[0]).shape;
-    if (plain_input && !is_pointwise(a))
+    const bool depthwise = a.groups > 1 && x[1] == a.groups && y[1] == a.groups;
+    if (reads_result && a.groups > 1 && !depthwise)
       return false;
-    const int batch = plain_input ? result_dims_[0] : dim("n", x[0]);
-    const int g = dim("g", a.groups);
-    const int c = plain_input ? result_dims_[1] : dim("c", x[1] / a.groups);
-    const int p = plain_input ? result_dims_[2] : dim("p", y[2]);
-    const int q = plain_input ? result_dims_[3] : dim("q", y[3]);
-    if (c == kComposite || batch == kComposite)
+    const bool same_positions = reads_result && is_pointwise(a);
+    const int batch = reads_result ? result_dims_[0] : dim("n", x[0]);
+    const int g = reads_result && depthwise ? result_dims_[1] : dim("g", a.groups);
+    const int c = reads_result && !depthwise ? result_dims_[1] : dim("c", x[1] / a.groups);
+    const int p = same_positions ? result_dims_[2] : dim("p", y[2]);
+    const int q = same_positions ? result_dims_[3] : dim("q", y[3]);
+    if (c == kComposite || g == kComposite || batch == kComposite)
       return false;
     const int k = dim("k", y[1] / a.groups);
     const int r = dim("r", a.kernel[0]);
@@ -127,17 +132,21 @@ private:
                                          expr({{p, 1}}), expr({{q, 1}})});
     e.inputs.push_back(access(tensor_name("W"), {expr({{g, 1}}), expr({{k, 1}}), expr({{c, 1}}),
                                                  expr({{r, 1}}), expr({{s, 1}})}));
-    e.inputs.push_back(access(plain_input ? result_ : tensor_name("X"),
-                              {expr({{batch, 1}}), expr({{g, 1}}), expr({{c, 1}}),
-                               expr({{p, a.strides[0]}, {r, a.dilations[0]}}),
-                               expr({{q, a.strides[1]}, {s, a.dilations[1]}})}));
+    IndexExpr rows = expr({{p, a.strides[0]}, {r, a.dilations[0]}});
+    IndexExpr cols = expr({{q, a.strides[1]}, {s, a.dilations[1]}});
+    if (reads_result) {
+      rows.offset = -a.pads[0];
+      cols.offset = -a.pads[1];
+    }
+    e.inputs.push_back(access(reads_result ? result_ : tensor_name("X"),
+                              {expr({{batch, 1}}), expr({{g, 1}}), expr({{c, 1}}), rows, cols}));
     const int channel = a.groups == 1 ? k : (k == kUnit ? g : kComposite);
     result_dims_ = {batch, channel, p, q};
     return true;
   }
 
   /// Gemm and MatMul: Y[b..., m, n] += A[b..., m, k] * B[b..., k, n] (transposes swap axes).
-  bool matmul(const GraphNode &n, bool plain_input, Einsum &e) {
+  bool matmul(const GraphNode &n, bool reads_result, Einsum &e) {
     const Shape &sa = graph_.tensor(n.inputs[0]).shape;
     const Shape &sb = graph_.tensor(n.inputs[1]).shape;
     const Shape &sy = graph_.tensor(n.outputs[0]).shape;
@@ -146,11 +155,11 @@ private:
     const size_t batch = sy.size() - 2;
     AxisDims out;
     for (size_t i = 0; i < batch; ++i)
-      out.push_back(plain_input ? result_dims_[i] : dim("b", sy[i]));
+      out.push_back(reads_result ? result_dims_[i] : dim("b", sy[i]));
     const size_t ra = sa.size();
-    const int m = plain_input ? result_dims_[ta ? ra - 1 : ra - 2] : dim("m", sy[batch]);
+    const int m = reads_result ? result_dims_[ta ? ra - 1 : ra - 2] : dim("m", sy[batch]);
     const int k =
-        plain_input ? result_dims_[ta ? ra - 2 : ra - 1] : dim("k", sa[ta ? ra - 2 : ra - 1]);
+        reads_result ? result_dims_[ta ? ra - 2 : ra - 1] : dim("k", sa[ta ? ra - 2 : ra - 1]);
     if (m == kComposite || k == kComposite)
       return false;
     for (int d : out)
@@ -169,7 +178,7 @@ private:
     ba.push_back(expr({{tb ? nn : k, 1}}));
     ba.push_back(expr({{tb ? k : nn, 1}}));
     e.output = access(tensor_name("Y"), ya);
-    e.inputs.push_back(access(plain_input ? result_ : tensor_name("A"), aa));
+    e.inputs.push_back(access(reads_result ? result_ : tensor_name("A"), aa));
     e.inputs.push_back(access(tensor_name("B"), ba));
     out.push_back(m);
     out.push_back(nn);
@@ -234,7 +243,7 @@ std::string workload_key(const Workload &workload) {
     for (const IndexExpr &e : a.indices) {
       for (const IndexTerm &t : e.terms)
         out << t.coef << "*" << t.dim << "+";
-      out << ",";
+      out << e.offset << ",";
     }
     out << "]";
   };

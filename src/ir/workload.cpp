@@ -3,6 +3,7 @@
 #include "dse/ir/workload.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace dse {
 
@@ -23,6 +24,23 @@ double TensorAccess::words(const std::vector<std::int64_t> &extent) const {
     tile *= span;
   }
   return tile;
+}
+
+std::int64_t IndexExpr::coefficient(int dim) const {
+  for (const IndexTerm &t : terms)
+    if (t.dim == dim)
+      return t.coef;
+  return 0;
+}
+
+std::string index_text(const IndexExpr &index, const std::vector<Dimension> &dims) {
+  std::string text;
+  for (const IndexTerm &t : index.terms)
+    text += (text.empty() ? "" : "+") + (t.coef == 1 ? "" : std::to_string(t.coef) + "*") +
+            dims.at(static_cast<size_t>(t.dim)).name;
+  if (index.offset != 0)
+    text += (index.offset > 0 ? "+" : "-") + std::to_string(std::abs(index.offset));
+  return text;
 }
 
 static void append_dims(const TensorAccess &access, std::vector<int> &out) {

@@ -27,46 +27,58 @@ Posynomial extent_minus_one(const Problem &p, int dim, bool spans_all_trips) {
   return Posynomial::atom(dim, Atom::SpanMinus1);
 }
 
-/// An affine index's extent over the positions the producer computes along cached halo dim `h`,
-/// summed over the steps of h's loop: the first step computes the whole window, each later one
-/// only the new positions, which take the index's own window (`r` of `h+u+r`) again per step:
-/// `1 + (T_h t_h - 1) + (U - 1) + t_h * (R - 1)` (docs/DESIGN.md §4.1, unit strides).
+/// Halo dims along which a producer quantity is counted in closed form over all of h's positions
+/// (docs/DESIGN.md §4.1): those whose loop encloses it (summed over the loop's steps, its trips
+/// not counted again), `cached` among them, and those its tile spans `whole`.
+struct HaloSums {
+  std::vector<int> dims;
+  std::vector<int> cached;
+  std::vector<int> whole;
+};
+
+/// An affine index's extent over the positions the producer computes along halo dim h, summed
+/// over the steps of h's loop. The producer computes the E positions that the consumer's
+/// outputs read (Problem::halo_range, padding excluded): once each when h is cached or spanned
+/// whole; when recomputed, the overlap U - s of consecutive windows again per later step,
+/// E + (t_h - 1)(U - s). An index c * (h's read) + own (`r` of `a+u+r`, the producer's own
+/// window) spans c (n - 1) + 1 + own over n positions: it adds 1 - c + own per step.
 Posynomial summed_window(const Problem &p, const IndexExpr &index, int h,
-                         const std::vector<int> &spanning) {
+                         const std::vector<int> &spanning, const HaloSums &sums) {
   const IndexExpr &read = p.halo_read(h);
-  Posynomial out = Posynomial::constant(1);
-  Posynomial own;
-  for (const IndexTerm &t : index.terms) {
-    const bool in_read = std::any_of(read.terms.begin(), read.terms.end(),
-                                     [&](const IndexTerm &r) { return r.dim == t.dim; });
-    if (t.dim == h)
-      out += Posynomial::atom(h, Atom::SpanMinus1);
-    else if (in_read)
-      out += extent_minus_one(p, t.dim, false) * static_cast<double>(t.coef);
-    else
+  const HaloRange &range = p.halo_range(h);
+  const bool whole = contains(sums.whole, h);
+  const Posynomial steps = whole ? Posynomial::constant(1) : Posynomial::atom(h, Atom::Trips);
+  Posynomial positions = Posynomial::constant(static_cast<double>(range.end - range.begin));
+  if (!whole && !contains(sums.cached, h))
+    positions += (steps - Posynomial::constant(1)) *
+                 static_cast<double>(p.halo_window(h) - p.halo_stride(h));
+  const double c =
+      static_cast<double>(index.coefficient(h)) / static_cast<double>(p.halo_stride(h));
+  Posynomial own = Posynomial::constant(1.0 - c);
+  for (const IndexTerm &t : index.terms)
+    if (read.coefficient(t.dim) == 0)
       own += extent_minus_one(p, t.dim, contains(spanning, t.dim)) * static_cast<double>(t.coef);
-  }
-  return out + own * Posynomial::atom(h, Atom::Trips);
+  return positions * c + own * steps;
 }
 
-/// The cached halo dim in `index`, or -1.
-int summed_dim(const IndexExpr &index, const std::vector<int> &summed) {
+/// The halo dim of `sums` in `index`, or -1.
+int summed_dim(const IndexExpr &index, const HaloSums &sums) {
   for (const IndexTerm &t : index.terms)
-    if (contains(summed, t.dim))
+    if (contains(sums.dims, t.dim))
       return t.dim;
   return -1;
 }
 
 /// Words of a tile of `access` when the dims in `spanning` span all their trips; an index with
-/// a dim of `summed` (cached halo dims whose loop encloses the tile) takes its summed window.
+/// a halo dim of `summed` takes its summed window.
 Posynomial footprint(const Problem &p, const TensorAccess &access, const std::vector<int> &spanning,
-                     const std::vector<int> &summed = {}) {
+                     const HaloSums &summed = {}) {
   // The plain indices' extents form one monomial; only affine indices make sums.
   Monomial plain;
   Posynomial spans = Posynomial::constant(1);
   for (const IndexExpr &e : access.indices) {
     if (const int h = summed_dim(e, summed); h >= 0) {
-      spans = spans * summed_window(p, e, h, spanning);
+      spans = spans * summed_window(p, e, h, spanning, summed);
       continue;
     }
     if (e.is_plain()) {
@@ -95,9 +107,9 @@ std::vector<int> tensor_path(const Problem &p, const Dataflow &df, int tensor) {
                                   : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
 }
 
-/// A tile's words at its depth; with `summed`, summed over those cached halo loops' steps.
+/// A tile's words at its depth; with `summed`, summed over those halo dims' positions.
 Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor,
-                        const std::vector<int> &summed = {}) {
+                        const HaloSums &summed = {}) {
   const std::vector<int> path = tensor_path(p, df, tensor);
   const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
   std::vector<int> below(path.begin() + static_cast<std::ptrdiff_t>(std::min(depth, path.size())),
@@ -109,30 +121,35 @@ Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor,
   return footprint(p, p.tensors[static_cast<size_t>(tensor)].access, below, summed);
 }
 
-/// Cached halo dims whose loop lies above the tile of `tensor`, a producer input: its tiles
-/// cover only the new positions of each step, summed over the loop (docs/DESIGN.md §4.1).
-std::vector<int> summed_dims(const Problem &p, const Dataflow &df, int tensor) {
-  std::vector<int> out;
-  if (tensor == p.intermediate || p.tensors[static_cast<size_t>(tensor)].owner != 0)
+/// The halo dims a producer input uses, summed over: its tiles cover only the positions the
+/// producer computes (docs/DESIGN.md §4.1), per step of the loops above it, or whole below.
+HaloSums halo_sums(const Problem &p, const Dataflow &df, int tensor) {
+  HaloSums out;
+  const ProblemTensor &t = p.tensors[static_cast<size_t>(tensor)];
+  if (tensor == p.intermediate || t.owner != 0)
     return out;
   const int depth = df.retention[static_cast<size_t>(tensor)];
-  for (int h : df.cached) {
+  for (int h : p.halo_dims) {
+    if (!t.access.uses(h))
+      continue;
+    out.dims.push_back(h);
     const auto at = std::find(df.prefix.begin(), df.prefix.end(), h);
-    if (at - df.prefix.begin() < depth && p.tensors[static_cast<size_t>(tensor)].access.uses(h))
-      out.push_back(h);
+    if (at - df.prefix.begin() >= depth)
+      out.whole.push_back(h);
+    else if (contains(df.cached, h))
+      out.cached.push_back(h);
   }
   return out;
 }
 
 /// How many times a tile is (re)loaded: the trips of every loop at or above its depth, but for
 /// the summed halo loops, whose steps its summed footprint already covers.
-Posynomial tile_entries(const Problem &p, const Dataflow &df, int tensor,
-                        const std::vector<int> &summed) {
+Posynomial tile_entries(const Problem &p, const Dataflow &df, int tensor, const HaloSums &summed) {
   const std::vector<int> path = tensor_path(p, df, tensor);
   const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
   std::vector<int> loops;
   for (size_t i = 0; i < depth && i < path.size(); ++i)
-    if (!contains(summed, path[i]))
+    if (!contains(summed.dims, path[i]))
       loops.push_back(path[i]);
   return trips_of(loops);
 }
@@ -236,9 +253,9 @@ TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, i
   const ProblemTensor &t = problem.tensors[static_cast<size_t>(tensor)];
   if (t.role == TensorRole::Intermediate)
     return out;
-  const std::vector<int> summed = summed_dims(problem, dataflow, tensor);
+  const HaloSums summed = halo_sums(problem, dataflow, tensor);
   const Posynomial moved =
-      (summed.empty() ? out.footprint : footprint_at(problem, dataflow, tensor, summed)) *
+      (summed.dims.empty() ? out.footprint : footprint_at(problem, dataflow, tensor, summed)) *
       tile_entries(problem, dataflow, tensor, summed);
   if (t.role == TensorRole::Input) {
     out.reads = moved;
@@ -329,11 +346,11 @@ bool misses_spatial_dim(const TensorAccess &access, const SpatialMapping &s) {
 
 /// Trips of the op's loops that `access` steps through, the recompute loops' included: every
 /// tiled dim but the summed halo dims the access uses (its summed footprint covers their steps).
-Posynomial enclosing_trips(const ProblemOp &op, const TensorAccess &access,
-                           const std::vector<int> &summed, const Posynomial &recompute) {
+Posynomial enclosing_trips(const ProblemOp &op, const TensorAccess &access, const HaloSums &summed,
+                           const Posynomial &recompute) {
   std::vector<int> loops;
   for (int d : op.tiled_dims)
-    if (!contains(summed, d) || !access.uses(d))
+    if (!contains(summed.dims, d) || !access.uses(d))
       loops.push_back(d);
   return trips_of(loops) * recompute;
 }
@@ -341,11 +358,11 @@ Posynomial enclosing_trips(const ProblemOp &op, const TensorAccess &access,
 /// Elements of the op's output produced over the whole run (recompute and halos included): a
 /// tile per trip of every loop indexing it.
 Posynomial produced_elements(const Problem &p, const ProblemOp &op, const Posynomial &recompute,
-                             const std::vector<int> &summed) {
+                             const HaloSums &summed) {
   const TensorAccess &out = op.accesses.back();
   std::vector<int> loops;
   for (int d : op.tiled_dims)
-    if (out.uses(d) && !contains(summed, d))
+    if (out.uses(d) && !contains(summed.dims, d))
       loops.push_back(d);
   return footprint(p, out, {}, summed) * trips_of(loops) * recompute;
 }
@@ -354,9 +371,9 @@ Posynomial produced_elements(const Problem &p, const ProblemOp &op, const Posyno
 /// array's share of it when `spatial` puts it across the array, or for a producer read through
 /// a window the window the consumer's tile spans.
 Posynomial iteration_extent(const Problem &p, const IndexExpr &index, const SpatialMapping *s,
-                            const std::vector<int> &summed) {
+                            const HaloSums &summed) {
   if (const int h = summed_dim(index, summed); h >= 0)
-    return summed_window(p, index, h, {});
+    return summed_window(p, index, h, {}, summed);
   if (!index.is_plain()) {
     Posynomial span = Posynomial::constant(1);
     for (const IndexTerm &t : index.terms)
@@ -370,7 +387,7 @@ Posynomial iteration_extent(const Problem &p, const IndexExpr &index, const Spat
 }
 
 Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recompute,
-                               const std::vector<int> &summed) {
+                               const HaloSums &summed) {
   const ProblemOp &op = p.ops[static_cast<size_t>(o)];
   Posynomial out;
   for (int a : op.attached_ops) {
@@ -395,8 +412,8 @@ ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &r
     const SpatialMapping &s = spatial.at(o);
     const bool producer = o == 0 && problem.fused();
     const Posynomial recompute = producer ? trips_of(recompute_dims) : Posynomial::constant(1);
-    // The producer computes only the new positions of each step of a cached halo loop.
-    const std::vector<int> summed = producer ? cached_dims : std::vector<int>{};
+    // The producer computes only the positions the consumer reads, per halo loop's step.
+    const HaloSums summed = producer ? HaloSums{problem.halo_dims, cached_dims, {}} : HaloSums{};
     const Posynomial enclosing =
         enclosing_trips(op, TensorAccess{"", op.iteration}, summed, recompute);
     Posynomial per_tile_macs = Posynomial::constant(1);

@@ -15,13 +15,6 @@ bool contains(const std::vector<int> &v, int x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
-std::int64_t coefficient_of(const IndexExpr &e, int dim) {
-  for (const IndexTerm &t : e.terms)
-    if (t.dim == dim)
-      return t.coef;
-  return 0;
-}
-
 } // namespace
 
 const Operator &Problem::op(int i) const {
@@ -34,18 +27,9 @@ bool Problem::encloses_intermediate(int dim) const {
 
 std::vector<int> Problem::overlapping_halo_dims() const {
   std::vector<int> out;
-  for (size_t i = 0; i < halo_dims.size(); ++i) {
-    std::int64_t stride = 0;
-    std::int64_t window = 1;
-    for (const IndexTerm &t : halo_reads[i].terms) {
-      if (t.dim == halo_dims[i])
-        stride = t.coef;
-      else
-        window += t.coef * (workload->dim_size(t.dim) - 1);
-    }
-    if (window > stride)
-      out.push_back(halo_dims[i]);
-  }
+  for (int h : halo_dims)
+    if (halo_window(h) > halo_stride(h))
+      out.push_back(h);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -58,25 +42,58 @@ bool Problem::runs_without_recompute(const std::vector<int> &prefix,
          std::includes(cached.begin(), cached.end(), overlapping.begin(), overlapping.end());
 }
 
-const IndexExpr &Problem::halo_read(int dim) const {
+namespace {
+
+size_t halo_position(const std::vector<int> &halo_dims, int dim) {
   const auto at = std::find(halo_dims.begin(), halo_dims.end(), dim);
-  DSE_CHECK(at != halo_dims.end(), "halo_read of a dimension that is not a halo dim");
-  return halo_reads[static_cast<size_t>(at - halo_dims.begin())];
+  DSE_CHECK(at != halo_dims.end(), "halo query on a dimension that is not a halo dim");
+  return static_cast<size_t>(at - halo_dims.begin());
+}
+
+/// The window of a halo index (1 + sum over its terms but `dim`'s of coef * (size - 1)).
+std::int64_t window_of(const Workload &workload, const IndexExpr &read, int dim) {
+  std::int64_t window = 1;
+  for (const IndexTerm &t : read.terms)
+    if (t.dim != dim)
+      window += t.coef * (workload.dim_size(t.dim) - 1);
+  return window;
+}
+
+/// Whether some term of `index` is not a term of `read`: the producer's own window on top of
+/// the consumer's (`r` of `a+u+r`).
+bool has_own_window(const IndexExpr &index, const IndexExpr &read) {
+  return std::any_of(index.terms.begin(), index.terms.end(),
+                     [&](const IndexTerm &t) { return read.coefficient(t.dim) == 0; });
+}
+
+} // namespace
+
+const IndexExpr &Problem::halo_read(int dim) const {
+  return halo_reads[halo_position(halo_dims, dim)];
+}
+
+const HaloRange &Problem::halo_range(int dim) const {
+  return halo_ranges[halo_position(halo_dims, dim)];
+}
+
+std::int64_t Problem::halo_stride(int dim) const { return halo_read(dim).coefficient(dim); }
+
+std::int64_t Problem::halo_window(int dim) const {
+  return window_of(*workload, halo_read(dim), dim);
 }
 
 std::vector<int> Problem::cacheable_halo_dims() const {
   std::vector<int> out;
   for (int h : halo_dims) {
     const IndexExpr &read = halo_read(h);
-    bool unit = coefficient_of(read, h) == 1;
+    bool unit = halo_stride(h) == 1;
+    bool own_window = false;
     for (const TensorAccess &a : ops[0].accesses)
-      for (const IndexExpr &e : a.indices)
-        unit = unit && coefficient_of(e, h) <= 1;
-    std::int64_t window = 1;
-    for (const IndexTerm &t : read.terms)
-      if (t.dim != h)
-        window += t.coef * (workload->dim_size(t.dim) - 1);
-    if (unit && window > 1)
+      for (const IndexExpr &e : a.indices) {
+        unit = unit && e.coefficient(h) <= 1;
+        own_window = own_window || (e.coefficient(h) > 0 && has_own_window(e, read));
+      }
+    if (unit && halo_window(h) > 1 && (halo_range(h).pad_after == 0 || !own_window))
       out.push_back(h);
   }
   std::sort(out.begin(), out.end());
@@ -94,7 +111,7 @@ void write_access(std::ostringstream &out, const TensorAccess &a) {
   for (const IndexExpr &e : a.indices) {
     for (const IndexTerm &t : e.terms)
       out << t.coef << "*" << t.dim << "+";
-    out << ",";
+    out << e.offset << ",";
   }
   out << "]";
 }
@@ -191,6 +208,31 @@ int halo_dim(const IndexExpr &index, const std::vector<bool> &is_window) {
   return tiled;
 }
 
+/// The positions that index `read` (over the consumer's whole dims) reads of a producer that
+/// writes `written` positions there.
+HaloRange read_range(const Workload &workload, const IndexExpr &read, std::int64_t written) {
+  std::int64_t last = read.offset;
+  for (const IndexTerm &t : read.terms)
+    last += t.coef * (workload.dim_size(t.dim) - 1);
+  HaloRange out;
+  out.begin = std::max<std::int64_t>(read.offset, 0);
+  out.end = std::min(last + 1, written);
+  out.pad_before = std::max<std::int64_t>(-read.offset, 0);
+  out.pad_after = std::max<std::int64_t>(last + 1 - written, 0);
+  return out;
+}
+
+/// Whether the padding that halo index `read` reads lies in the first and last windows only:
+/// at most the stride and less than the window on each side.
+bool padding_is_in_border_windows(const Workload &workload, const IndexExpr &read, int dim,
+                                  std::int64_t written) {
+  const HaloRange range = read_range(workload, read, written);
+  const std::int64_t stride = read.coefficient(dim);
+  const std::int64_t window = window_of(workload, read, dim);
+  return range.begin < range.end && std::max(range.pad_before, range.pad_after) <= stride &&
+         std::max(range.pad_before, range.pad_after) < window;
+}
+
 /// Whether the producer writes distinct bare dims, none of them normalised by a softmax.
 bool writes_bare_dims(const Workload &workload, const ChainLink &producer) {
   const TensorAccess &out = workload.ops.at(static_cast<size_t>(producer.einsum_op)).einsum.output;
@@ -237,10 +279,12 @@ bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
   const std::vector<int> producer_dims = prod.dims();
   for (size_t i = 0; i < read.indices.size(); ++i) {
     const IndexExpr &e = read.indices[i];
-    if (!e.is_plain() && halo_dim(e, is_window) < 0)
+    const int written = prod.einsum.output.indices[i].terms[0].dim;
+    const int h = e.is_plain() ? -1 : halo_dim(e, is_window);
+    if (!e.is_plain() &&
+        (h < 0 || !padding_is_in_border_windows(workload, e, h, workload.dim_size(written))))
       return false;
     // The read's dims replace the written one: none may be another of the producer's dims.
-    const int written = prod.einsum.output.indices[i].terms[0].dim;
     for (const IndexTerm &t : e.terms)
       if (t.dim != written && contains(producer_dims, t.dim))
         return false;
@@ -260,6 +304,7 @@ void read_producer_through_windows(Problem &p, const TensorAccess &read) {
     substitute.emplace_back(written.indices[i].terms[0].dim, read.indices[i]);
   auto rewrite = [&](const IndexExpr &e) {
     IndexExpr out;
+    out.offset = e.offset;
     for (const IndexTerm &t : e.terms) {
       const auto hit = std::find_if(substitute.begin(), substitute.end(),
                                     [&](const auto &s) { return s.first == t.dim; });
@@ -269,6 +314,7 @@ void read_producer_through_windows(Problem &p, const TensorAccess &read) {
       }
       for (const IndexTerm &u : hit->second.terms)
         out.terms.push_back({u.dim, u.coef * t.coef});
+      out.offset += hit->second.offset * t.coef;
     }
     return out;
   };
@@ -290,11 +336,15 @@ void read_producer_through_windows(Problem &p, const TensorAccess &read) {
         if (!p.is_window[static_cast<size_t>(t.dim)])
           prod.tiled_dims.push_back(t.dim);
       }
-  for (const IndexExpr &e : read.indices)
-    if (!e.is_plain()) {
-      p.halo_dims.push_back(halo_dim(e, p.is_window));
-      p.halo_reads.push_back(e);
-    }
+  for (size_t i = 0; i < read.indices.size(); ++i) {
+    const IndexExpr &e = read.indices[i];
+    if (e.is_plain())
+      continue;
+    p.halo_dims.push_back(halo_dim(e, p.is_window));
+    p.halo_reads.push_back(e);
+    p.halo_ranges.push_back(
+        read_range(*p.workload, e, p.workload->dim_size(written.indices[i].terms[0].dim)));
+  }
 }
 
 } // namespace
@@ -362,6 +412,10 @@ std::string Problem::structure_key() const {
   }
   for (int d : dims)
     out << (is_window[static_cast<size_t>(d)] ? "w" : "d") << d;
+  // The producer's positions along a halo dim are constants of its counts.
+  for (int h : halo_dims)
+    out << "h" << h << ":" << halo_range(h).begin << "," << halo_range(h).end << ","
+        << halo_window(h);
   return out.str();
 }
 

@@ -187,6 +187,23 @@ TEST_F(MappingErrors, WindowLoopsAreSharedAndEncloseTheIntermediate) {
                        "intermediate's retention depth");
 }
 
+const std::string kNothingToCache =
+    " has no halo overlap to keep on chip (a halo dim with unit strides and a window wider than "
+    "one; when padding follows the intermediate's last position, the producer has no window of "
+    "its own along it)";
+
+// A "same" pair (`Y[k, a+u-1]`, a zero on each side): the producer computes only what the
+// consumer reads, recomputing the overlap; its own window rules caching out.
+TEST_F(MappingErrors, PaddedHaloWithTheProducersOwnWindowIsRecomputed) {
+  write("w.yaml", with(with(kWindowPair, "a+u]", "a+u-1]"), "a: 4", "a: 6"));
+  write("m.yaml", kWindowFused);
+  EXPECT_NE(run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"})
+                .out.find("conv3a"),
+            std::string::npos);
+  expect_mapping_error(with(kWindowFused, "    prefix: [a]\n", "    prefix: [a]\n    cache: [a]\n"),
+                       "2:5: error: illegal mapping: dimension 'a'" + kNothingToCache);
+}
+
 TEST_F(MappingErrors, OnlyHaloDimsWithAnOverlapAreCached) {
   write("w.yaml", kWindowPair);
   const std::string cached =
@@ -196,8 +213,7 @@ TEST_F(MappingErrors, OnlyHaloDimsWithAnOverlapAreCached) {
                 .out.find("| cache a |"),
             std::string::npos);
   expect_mapping_error(with(cached, "cache: [a]", "cache: [k]"),
-                       "2:5: error: illegal mapping: dimension 'k' has no halo overlap to keep on "
-                       "chip (a halo dim with unit strides and a window wider than one)");
+                       "2:5: error: illegal mapping: dimension 'k'" + kNothingToCache);
   expect_mapping_error(with(cached, "cache: [a]", "cache: [a, a]"),
                        "2:5: error: illegal mapping: a halo dim is cached twice");
   expect_mapping_error(with(cached, "cache: [a]", "cache: [z]"),

@@ -36,6 +36,25 @@ TEST(EinsumParser, Gemm) {
   EXPECT_EQ(e.inputs[1].indices[0].terms[0].coef, 1);
 }
 
+TEST(EinsumParser, ConstantsInAnIndex) {
+  const ParsedEinsum e = parse("Y[k,p] += W[k,c,r] * X[c, p + r - 1, 2 + q - 3]");
+  const ParsedIndex &padded = e.inputs[1].indices[1];
+  EXPECT_EQ(padded.text, "p + r - 1");
+  ASSERT_EQ(padded.terms.size(), 2u);
+  EXPECT_EQ(padded.constant, -1);
+  EXPECT_EQ(e.inputs[1].indices[2].constant, -1);
+  EXPECT_EQ(e.inputs[1].indices[2].terms.at(0).dim, "q");
+}
+
+TEST(EinsumParser, ConstantErrors) {
+  EXPECT_TRUE(fails("Y[p] += X[p-q]", 22, "only a constant can be subtracted in an index"));
+  EXPECT_TRUE(fails("Y[p] += X[p-2*q]", 22, "only a constant can be subtracted in an index"));
+  EXPECT_TRUE(fails("Y[p] += X[p,3]", 22, "index '3' names no dimension"));
+  EXPECT_TRUE(fails("Y[p] += X[p-3000000000]", 22, "constant must be at most 2147483647"));
+  EXPECT_TRUE(fails("Y[p] += X[p-2000000000-2000000000]", 33,
+                    "the constants of an index must sum to at most 2147483647 in magnitude"));
+}
+
 TEST(EinsumParser, OneInput) {
   const ParsedEinsum e = parse("Y[i] += X[i,j]");
   ASSERT_EQ(e.inputs.size(), 1u);

@@ -194,6 +194,28 @@ TEST(WorkloadLoader, WindowWithinTheProducersOutput) {
   EXPECT_EQ(parse_workload(within, "w.yaml").ops.size(), 2u);
 }
 
+TEST(WorkloadLoader, PaddedWindowReadsZerosAroundTheProducersOutput) {
+  const Workload w = parse_workload(with(kConvPair, "Y[c,p+r,q+s]", "Y[c,p+r-1,q+s-1]"), "w.yaml");
+  const IndexExpr &read = w.ops[1].einsum.inputs[0].indices[1];
+  EXPECT_EQ(read.offset, -1);
+  EXPECT_FALSE(read.is_plain());
+  EXPECT_EQ(index_text(read, w.dims), "p+r-1");
+}
+
+// A read of nothing but padding fails, and so does a read past the end without padding.
+TEST(WorkloadLoader, PaddingStillReadsTheProducersOutput) {
+  EXPECT_TRUE(fails(with(kConvPair, "Y[c,p+r,q+s]", "Y[c,p+r-70,q+s]"), "5:36",
+                    "op 'b': index 2 of 'Y' (p+r-70) reads positions -70..-13, none of the 56 "
+                    "that op 'a' writes there ('p')"));
+  EXPECT_TRUE(fails(with(kConvPair, "Y[c,p+r,q+s]", "Y[c,p+r+1,q+s]"), "5:36",
+                    "op 'b': index 2 of 'Y' (p+r+1) spans 58 elements, but op 'a' writes 56"));
+}
+
+TEST(WorkloadLoader, OutputIndexWithAConstant) {
+  EXPECT_TRUE(fails(with(kConvPair, "Z[k,p,q]", "Z[k,p+1,q]"), "5:28",
+                    "op 'b': output index 'p+1' must be a bare dimension"));
+}
+
 TEST(WorkloadLoader, RankMismatch) {
   EXPECT_TRUE(fails(with(kBase, "P[h,m,n] * V[h,n,l]", "P[h,m] * V[h,n,l]"), "6:37",
                     "op 'pv': tensor 'P' has 2 indices here but 3 in op 'softmax'"));

@@ -27,8 +27,9 @@ nodes:
 outputs: [y1]
 )";
 
-// A 3x3 convolution, a 1x1 one that can run fused with it, then a 3x3 one that reads the 1x1's
-// result through its window, which no fused dataflow can.
+// A 3x3 convolution, a 1x1 one that can run fused with it, a 3x3 one that reads the 1x1's
+// result through its padded window (fusable too), then a grouped one, which no fused dataflow
+// runs.
 const char *const kConvStack = R"(name: conv-stack
 inputs:
   - {name: x, shape: [1, 2, 8, 8]}
@@ -36,7 +37,8 @@ nodes:
   - {name: c1, op: Conv, inputs: [x], output: y1, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
   - {name: c2, op: Conv, inputs: [y1], output: y2, channels: 8, kernel: [1, 1]}
   - {name: c3, op: Conv, inputs: [y2], output: y3, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1]}
-outputs: [y3]
+  - {name: c4, op: Conv, inputs: [y3], output: y4, channels: 4, kernel: [3, 3], groups: 2}
+outputs: [y4]
 )";
 
 Segment standalone_relu(const Graph &g, const Hardware &hw, LatencyModel model) {
@@ -71,14 +73,14 @@ TEST(FusionSegments, PairsAreSearchedFusedAndOnlyWhereTheyCanRunFused) {
   const Graph g = parse_graph_yaml(kConvStack, "conv-stack.yaml");
   const Hardware hw = testing::tiny_hardware(1 << 12);
   const FusionPlan plan = plan_fusion(g, hw, FusionOptions{});
-  // Three singles and the one pair that can run fused (c1+c2), whose front is fused points only:
-  // its unfused mappings are those of the two singles.
-  EXPECT_EQ(plan.searches, 4);
+  // Four singles and the two pairs that can run fused (c1+c2, c2+c3), whose fronts are fused
+  // points only: their unfused mappings are those of the singles.
+  EXPECT_EQ(plan.searches, 6);
   EXPECT_EQ(plan.cache_hits, 0);
   for (const Segment &s : plan.segments) {
     if (s.kind != SegmentKind::Pair)
       continue;
-    EXPECT_EQ(s.label, "c1+c2");
+    EXPECT_TRUE(s.label == "c1+c2" || s.label == "c2+c3") << s.label;
     EXPECT_TRUE(s.cost.fused);
     ASSERT_FALSE(s.cost.front.empty());
     for (const CostPoint &p : s.cost.front)
@@ -88,7 +90,7 @@ TEST(FusionSegments, PairsAreSearchedFusedAndOnlyWhereTheyCanRunFused) {
   FusionOptions no_fusion;
   no_fusion.search.fusion = false;
   const FusionPlan singles = plan_fusion(g, hw, no_fusion);
-  EXPECT_EQ(singles.searches, 3);
+  EXPECT_EQ(singles.searches, 4);
   EXPECT_TRUE(std::none_of(singles.segments.begin(), singles.segments.end(),
                            [](const Segment &s) { return s.kind == SegmentKind::Pair; }));
 }

@@ -9,17 +9,11 @@
 namespace dse {
 namespace {
 
-/// `T[a,2*b+c]`-style text of an access, with the workload's dimension names.
+/// `T[a,2*b+c-1]`-style text of an access, with the workload's dimension names.
 std::string text(const Workload &w, const TensorAccess &a) {
   std::string out = a.tensor + "[";
-  for (size_t i = 0; i < a.indices.size(); ++i) {
-    out += i ? "," : "";
-    for (size_t k = 0; k < a.indices[i].terms.size(); ++k) {
-      const IndexTerm &t = a.indices[i].terms[k];
-      out += (k ? "+" : "") + (t.coef != 1 ? std::to_string(t.coef) + "*" : "") +
-             w.dims[static_cast<size_t>(t.dim)].name;
-    }
-  }
+  for (size_t i = 0; i < a.indices.size(); ++i)
+    out += (i ? "," : "") + index_text(a.indices[i], w.dims);
   return out + "]";
 }
 
@@ -41,7 +35,10 @@ nodes:
   - {name: depthwise, op: Conv, inputs: [x], output: d, channels: 8, kernel: [3, 3], groups: 8, bias: false}
   - {name: grouped, op: Conv, inputs: [x], output: e, channels: 4, kernel: [3, 3], groups: 2, bias: false}
   - {name: mm, op: MatMul, inputs: [a, b], output: m}
-outputs: [z, d, e, m]
+  - {name: window, op: Conv, inputs: [y2], output: v, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1], bias: false}
+  - {name: depthwise2, op: Conv, inputs: [y2], output: d2, channels: 16, kernel: [3, 3], strides: [2, 2], pads: [1, 0, 1, 0], groups: 16, bias: false}
+  - {name: grouped2, op: Conv, inputs: [y2], output: e2, channels: 4, kernel: [3, 3], groups: 2, bias: false}
+outputs: [z, d, e, m, v, d2, e2]
 )";
 
 TEST(Lowering, StridedDilatedConvolution) {
@@ -72,8 +69,18 @@ TEST(Lowering, PairSharesTheIntermediateDims) {
   ASSERT_EQ(w->ops.size(), 3u);
   EXPECT_EQ(w->ops[1].kind, OpKind::Elementwise);
   EXPECT_EQ(einsum_text(*w, 2), "Y2[k2,p,q] += W2[k2,k] * Y0a1[k,p,q]");
-  // A 3x3 consumer cannot read the intermediate with bare indices.
-  EXPECT_FALSE(lower_segment(g, {2, {}, 0, {}}));
+}
+
+TEST(Lowering, PairReadsTheIntermediateThroughThePaddedWindow) {
+  const Graph g = parse_graph_yaml(kNet, "n.yaml");
+  // The consumer's positions are its own dims; its padding reads zeros around the producer's.
+  EXPECT_EQ(einsum_text(*lower_segment(g, {0, {1}, 6, {}}), 2),
+            "Y2[k2,p2,q2] += W2[k2,k,r2,s2] * Y0a1[k,p2+r2-1,q2+s2-1]");
+  // A depthwise consumer's group is the producer's channel (rows padded, columns not).
+  EXPECT_EQ(einsum_text(*lower_segment(g, {0, {1}, 7, {}}), 2),
+            "Y2[k,p2,q2] += W2[k,r2,s2] * Y0a1[k,2*p2+r2-1,2*q2+s2]");
+  // A grouped consumer would read the producer's channels as two dims: not lowered as a pair.
+  EXPECT_FALSE(lower_segment(g, {0, {1}, 8, {}}));
 }
 
 TEST(Lowering, EqualLayersHaveEqualKeys) {

@@ -50,6 +50,38 @@ ops:
   - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y[k,2*a+u]"}
 )";
 
+/// Padded ("same") pairs: the consumer reads zeros around the intermediate (`Y[k, a+u-1]`),
+/// which the producer never computes. A 1-D 3-wide window over a 3-wide producer (recomputed
+/// only: padding after the last position and a window of the producer's own), over a pointwise
+/// producer (cacheable), a stride-2 window, and a 2-D pair.
+inline const char *const kPaddedWindowPair1d = R"(name: padded-window-pair-1d
+dims: {p: 6, c: 2, k: 2, r: 3, a: 6, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y[k,a+u-1]"}
+)";
+
+inline const char *const kPaddedPointwisePair1d = R"(name: padded-pointwise-pair-1d
+dims: {p: 5, c: 2, k: 2, a: 5, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p] += W1[k,c] * X[c,p]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y[k,a+u-1]"}
+)";
+
+inline const char *const kPaddedStridedPair1d = R"(name: padded-strided-pair-1d
+dims: {p: 7, c: 2, k: 2, r: 2, a: 4, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y[k,2*a+u-1]"}
+)";
+
+inline const char *const kPaddedConvPair = R"(name: padded-conv-pair
+dims: {p: 3, q: 2, c: 2, k: 2, r: 2, s: 2, a: 3, b: 2, u: 3, v: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y[k,p,q] += W1[k,c,r,s] * X[c,p+r,q+s]"}
+  - {name: conv2, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u-1,b+v-1]"}
+)";
+
 inline const char *const kStridedConv = R"(name: strided-conv
 dims: {k: 2, c: 2, p: 4, r: 3}
 ops:

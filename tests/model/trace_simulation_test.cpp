@@ -87,6 +87,17 @@ TEST(TraceSimulation, StridedHaloPairFused) {
   expect_agreement("strided halo pair fused", w.fused(), kEverything);
 }
 
+TEST(TraceSimulation, PaddedWindowPairsFused) {
+  const ChainWorkload window(test_workloads::kPaddedWindowPair1d);
+  expect_agreement("padded window pair", window.fused(), kEverything);
+  const ChainWorkload pointwise(test_workloads::kPaddedPointwisePair1d);
+  expect_agreement("padded pointwise pair", pointwise.fused(), kEverything);
+  const ChainWorkload strided(test_workloads::kPaddedStridedPair1d);
+  expect_agreement("padded strided pair", strided.fused(), kEverything);
+  const ChainWorkload conv(test_workloads::kPaddedConvPair);
+  expect_agreement("padded 2-D pair", conv.fused(), kSampled);
+}
+
 TEST(TraceSimulation, StridedConv) {
   const ChainWorkload w(test_workloads::kStridedConv);
   expect_agreement("strided conv", w.single(0), kEverything);

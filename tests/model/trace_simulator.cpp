@@ -33,26 +33,51 @@ void for_each_index(const std::vector<std::int64_t> &lo, const std::vector<std::
   }
 }
 
-/// Per index position of `access`: 1 + sum c * (extent_d - 1), for per-dim ranges starting at 0.
-std::vector<std::int64_t> access_extents(const TensorAccess &access,
-                                         const std::vector<std::int64_t> &dim_extent) {
-  std::vector<std::int64_t> out;
+/// The box of `access` for per-dim ranges starting at 0: per index position, its offset and
+/// 1 + sum c * (extent_d - 1) positions.
+Dense access_box(const TensorAccess &access, const std::vector<std::int64_t> &dim_extent) {
+  std::vector<std::int64_t> lo;
+  std::vector<std::int64_t> extent;
   for (const IndexExpr &e : access.indices) {
     std::int64_t span = 1;
     for (const IndexTerm &t : e.terms)
       span += t.coef * (dim_extent[static_cast<size_t>(t.dim)] - 1);
-    out.push_back(span);
+    lo.push_back(e.offset);
+    extent.push_back(span);
   }
-  return out;
+  return Dense::zeros(std::move(lo), std::move(extent));
 }
 
 /// The coordinates `access` reads at the point `at` (one value per workload dim).
 void coords_of(const TensorAccess &access, const std::vector<std::int64_t> &at,
                std::vector<std::int64_t> &coord) {
   coord.assign(access.indices.size(), 0);
-  for (size_t i = 0; i < access.indices.size(); ++i)
+  for (size_t i = 0; i < access.indices.size(); ++i) {
+    coord[i] = access.indices[i].offset;
     for (const IndexTerm &t : access.indices[i].terms)
       coord[i] += t.coef * at[static_cast<size_t>(t.dim)];
+  }
+}
+
+/// The slot of a line buffer of `width` positions that holds `position` (padding included).
+std::int64_t line_slot(std::int64_t position, std::int64_t width) {
+  return ((position % width) + width) % width;
+}
+
+/// Range = [first, first + count).
+using Range = std::pair<std::int64_t, std::int64_t>;
+
+/// The part of a producer index's range that the producer computes along halo dim h, given the
+/// positions [window.first, + count) that its current window covers there: only the ones in
+/// the halo's range (no padding, nothing no output reads). Empty when none is left.
+Range computed_part(const Problem &p, const IndexExpr &index, int h, Range range, Range window) {
+  const HaloRange &halo = p.halo_range(h);
+  const std::int64_t lo = std::max(window.first, halo.begin);
+  const std::int64_t hi = std::min(window.first + window.second, halo.end);
+  if (hi <= lo)
+    return {range.first, 0};
+  const std::int64_t c = index.coefficient(h) / p.halo_stride(h);
+  return {range.first + c * (lo - window.first), range.second - c * (window.second - (hi - lo))};
 }
 
 /// The accesses of op `o` as its einsum writes them: inputs, then the output (in the order of
@@ -65,9 +90,9 @@ std::vector<TensorAccess> einsum_accesses(const Problem &p, int o) {
 }
 
 /// The range [first, first + extent) of `index` when every dim d spans range(d).
-template <class Range>
-std::pair<std::int64_t, std::int64_t> index_span(const IndexExpr &index, Range range) {
-  std::int64_t first = 0;
+template <class DimRange>
+std::pair<std::int64_t, std::int64_t> index_span(const IndexExpr &index, DimRange range) {
+  std::int64_t first = index.offset;
   std::int64_t span = 1;
   for (const IndexTerm &t : index.terms) {
     const auto [start, count] = range(t.dim);
@@ -158,6 +183,9 @@ private:
   /// The same on the producer's side of a pair fused through a window: past the first step of a
   /// cached halo loop, only the positions new to this step.
   std::pair<std::int64_t, std::int64_t> producer_range(const IndexExpr &index) const;
+  /// What of that the producer computes: only the positions its consumer's outputs read.
+  std::pair<std::int64_t, std::int64_t> computed_range(const IndexExpr &index) const;
+  bool is_cached(int h) const;
   /// The window's width beyond one position along cached halo dim h (W - 1, unit stride).
   std::int64_t overlap_of(int h) const;
   /// The position of the intermediate's index that halo dim h is in.
@@ -206,8 +234,7 @@ Run::Run(const Problem &p, const Dataflow &df, const Tiling &tiling,
   }
   iteration_.assign(size_.size(), -1);
   for (size_t t = 0; t < p.tensors.size(); ++t) {
-    const std::vector<std::int64_t> extent = access_extents(p.tensors[t].access, padded);
-    dram_.push_back(Dense::zeros(std::vector<std::int64_t>(extent.size(), 0), extent));
+    dram_.push_back(access_box(p.tensors[t].access, padded));
     written_.emplace_back(dram_.back().data.size(), false);
     if (p.tensors[t].role == TensorRole::Input)
       copy_region(inputs[t], inputs[t], dram_.back());
@@ -320,16 +347,33 @@ std::int64_t Run::overlap_of(int h) const {
   return width;
 }
 
+bool Run::is_cached(int h) const {
+  return std::find(df_.cached.begin(), df_.cached.end(), h) != df_.cached.end();
+}
+
 std::pair<std::int64_t, std::int64_t> Run::producer_range(const IndexExpr &index) const {
   auto [first, span] = range_of(index);
   for (int h : df_.cached)
-    if (iteration_[static_cast<size_t>(h)] > 0 &&
-        std::any_of(index.terms.begin(), index.terms.end(),
-                    [&](const IndexTerm &t) { return t.dim == h; })) {
+    if (iteration_[static_cast<size_t>(h)] > 0 && index.coefficient(h) > 0) {
       first += overlap_of(h); // the window's first W - 1 positions were computed before
       span -= overlap_of(h);
     }
   return {first, span};
+}
+
+std::pair<std::int64_t, std::int64_t> Run::computed_range(const IndexExpr &index) const {
+  Range range = producer_range(index);
+  for (int h : p_.halo_dims) {
+    if (index.coefficient(h) == 0)
+      continue;
+    Range window = range_of(p_.halo_read(h));
+    if (is_cached(h) && iteration_[static_cast<size_t>(h)] > 0) {
+      window.first += overlap_of(h);
+      window.second -= overlap_of(h);
+    }
+    range = computed_part(p_, index, h, range, window);
+  }
+  return range;
 }
 
 size_t Run::halo_position(int h) const {
@@ -380,7 +424,7 @@ void Run::fill_overlap(Dense &tile) {
           v[at] >= tile.lo[at] + overlap_of(store.h))
         continue;
       slot = v;
-      slot[at] = v[at] % overlap_of(store.h);
+      slot[at] = line_slot(v[at], overlap_of(store.h));
       const std::int64_t off = store.slots.offset(slot);
       if (off < 0 || store.holds[static_cast<size_t>(off)] != v[at])
         throw std::runtime_error("the overlap along '" + p_.dim_name(store.h) +
@@ -426,7 +470,7 @@ void Run::keep_overlap(const Dense &tile) {
         if (v[g_at] >= start)
           return;
       slot = v;
-      slot[at] = v[at] % overlap_of(store.h);
+      slot[at] = line_slot(v[at], overlap_of(store.h));
       const std::int64_t off = store.slots.offset(slot);
       if (off < 0)
         throw std::runtime_error("the overlap store along '" + p_.dim_name(store.h) +
@@ -463,6 +507,11 @@ void Run::allocate(int tensor) {
   Dense tile = Dense::zeros(lo, extent);
   if (tensor == p_.intermediate)
     fill_overlap(tile);
+  // Of that, a producer input loads only what the producer computes from.
+  Dense loaded = tile;
+  if (producer_input)
+    for (size_t i = 0; i < loaded.lo.size(); ++i)
+      std::tie(loaded.lo[i], loaded.extent[i]) = computed_range(p_.tensors[t].access.indices[i]);
   const Dense &dram = dram_[t];
   const TensorRole role = p_.tensors[t].role;
   bool load = role == TensorRole::Input;
@@ -471,8 +520,9 @@ void Run::allocate(int tensor) {
       load = load || written_[t][static_cast<size_t>(dram.offset(v))];
     });
   if (load) {
-    copy_region(tile, dram, tile);
-    counts_.dram_reads += tile.words();
+    copy_region(loaded, dram, tile);
+    for_each_index(loaded.lo, loaded.extent,
+                   [&](const std::vector<std::int64_t> &) { ++counts_.dram_reads; });
   }
   live_words_ += tile.words();
   live_[t] = std::move(tile);
@@ -516,7 +566,7 @@ void Run::compute(int op) {
   std::vector<std::int64_t> lo(size_.size(), 0);
   std::vector<std::int64_t> extent(size_.size(), 1);
   einsum_ranges(
-      p_, op, [&](const IndexExpr &e) { return op == 0 ? producer_range(e) : range_of(e); }, lo,
+      p_, op, [&](const IndexExpr &e) { return op == 0 ? computed_range(e) : range_of(e); }, lo,
       extent);
   std::int64_t macs = 1;
   for (int d : p_.op(op).dims())
@@ -580,8 +630,7 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
   std::uniform_real_distribution<double> value(-1.0, 1.0);
   std::vector<Dense> real(problem.tensors.size());
   for (size_t t = 0; t < problem.tensors.size(); ++t) {
-    const std::vector<std::int64_t> extent = access_extents(problem.tensors[t].access, sizes);
-    real[t] = Dense::zeros(std::vector<std::int64_t>(extent.size(), 0), extent);
+    real[t] = access_box(problem.tensors[t].access, sizes);
     if (problem.tensors[t].role == TensorRole::Input)
       for (double &x : real[t].data)
         x = value(rng);
@@ -595,12 +644,17 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
     // A producer read through windows computes what its consumer reads, no more.
     std::vector<std::int64_t> lo(sizes.size(), 0);
     std::vector<std::int64_t> extent = sizes;
+    const auto whole = [&](const IndexExpr &e) {
+      return index_span(e, [&](int d) { return Range{0, sizes[static_cast<size_t>(d)]}; });
+    };
     einsum_ranges(
         problem, static_cast<int>(o),
         [&](const IndexExpr &e) {
-          return index_span(e, [&](int d) {
-            return std::pair<std::int64_t, std::int64_t>{0, sizes[static_cast<size_t>(d)]};
-          });
+          Range range = whole(e);
+          for (int h : problem.halo_dims)
+            if (o == 0 && e.coefficient(h) > 0)
+              range = computed_part(problem, e, h, range, whole(problem.halo_read(h)));
+          return range;
         },
         lo, extent);
     accumulate(problem.op(static_cast<int>(o)).dims(),

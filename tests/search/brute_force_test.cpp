@@ -323,6 +323,15 @@ TEST(BruteForce, FusedConv1dPairThroughAWindowWithoutRecompute) {
       front_recomputes(tp, search_problem(tp.problem, hardware(24), options_with(kLatencyEnergy))));
 }
 
+TEST(BruteForce, FusedPaddedPairsThroughAWindow) {
+  for (const bool pointwise : {false, true}) {
+    const TestProblem tp =
+        test::fused_problem("padded window pair", test::padded_window_pair_yaml(pointwise));
+    compare(tp, hardware(24), options_with(kLatencyEnergy));
+    compare(tp, hardware(48, true), options_with(kEdpBuffer, TileMenu::All));
+  }
+}
+
 TEST(BruteForce, FusedConvPairThroughAStridedWindowOverPrunedCandidates) {
   const TestProblem tp = test::fused_problem("window conv pair", test::window_conv_pair_yaml());
   compare(tp, hardware(64), options_with(kLatencyEnergyDram), Pruning::Symbolic);

@@ -250,6 +250,12 @@ TEST(PruningSoundness, FusedPairsThroughAWindow) {
   check_pruning(tp, true, true);
   check_pruning(test::fused_problem("window conv pair", test::window_conv_pair_yaml()), false,
                 false, 1000);
+  for (const bool pointwise : {false, true}) {
+    const TestProblem padded =
+        test::fused_problem("padded window pair", test::padded_window_pair_yaml(pointwise));
+    check_pruning(padded, false, true);
+    check_pruning(padded, true, true);
+  }
 }
 
 TEST(PruningSoundness, FusedAttentionWithoutHeads) {

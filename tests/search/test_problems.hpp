@@ -105,6 +105,17 @@ inline std::string window_conv_pair_yaml() {
          "  - {name: conv3b, einsum: \"Z[j,a,b] += W2[j,k,u,v] * Y[k,2*a+u,b+v]\"}\n";
 }
 
+/// Two "same" 1-D convolutions: the consumer reads a zero on each side of the intermediate
+/// (`Y[k, a+u-1]`). With `pointwise`, the producer has no window of its own (its halo may be
+/// cached); else it has a 3-wide one (recomputed only).
+inline std::string padded_window_pair_yaml(bool pointwise) {
+  return std::string("name: padded-window-pair\ndims: {p: 6, c: 2, k: 3, ") +
+         (pointwise ? "" : "r: 3, ") + "a: 6, u: 3, j: 2}\nops:\n" +
+         (pointwise ? "  - {name: conv1a, einsum: \"Y[k,p] += W1[k,c] * X[c,p]\"}\n"
+                    : "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n") +
+         "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u-1]\"}\n";
+}
+
 /// A single 3x3 convolution with stride 2 (index 2*p+r).
 inline std::string strided_conv_yaml() {
   return "name: strided-conv\ndims: {p: 3, q: 4, c: 2, k: 4, r: 3, s: 3}\nops:\n"

@@ -18,10 +18,11 @@ struct ParsedTerm {
   int offset = 0;
 };
 
-/// One index expression (`p`, `p+r`, `2*p + 1*r`): a sum of terms.
+/// One index expression (`p`, `p+r`, `2*p + 1*r`, `p+r-1`): a sum of terms and constants.
 struct ParsedIndex {
   std::vector<ParsedTerm> terms;
-  std::string text; // as written, surrounding whitespace trimmed
+  std::int64_t constant = 0; // the sum of the constants, `-1` of `p+r-1`
+  std::string text;          // as written, surrounding whitespace trimmed
   int offset = 0;
 };
 
@@ -41,7 +42,7 @@ struct ParsedEinsum {
 
 /// Parses `text`. `where` locates text[0] in its file; a syntax error is a UserError whose
 /// column is `where.column` plus the offset of the offending character. Coefficients must be
-/// positive integers below 2^31.
+/// positive integers below 2^31; constants (added or subtracted) at most 2^31 - 1.
 ParsedEinsum parse_einsum(std::string_view text, const SourceLocation &where);
 
 } // namespace dse

@@ -23,11 +23,15 @@ struct IndexTerm {
   std::int64_t coef = 1;
 };
 
-/// An affine index such as `p+r` or `2*p+r`: the sum of its terms.
+/// An affine index such as `p+r`, `2*p+r` or `p+r-1`: the sum of its terms plus a constant.
+/// A read at a position outside the tensor a producer writes reads zero (padding).
 struct IndexExpr {
   std::vector<IndexTerm> terms;
-  /// True for a bare dimension with coefficient 1 (no halo, no stride).
-  bool is_plain() const { return terms.size() == 1 && terms[0].coef == 1; }
+  std::int64_t offset = 0;
+  /// True for a bare dimension with coefficient 1 (no halo, no stride, no offset).
+  bool is_plain() const { return terms.size() == 1 && terms[0].coef == 1 && offset == 0; }
+  /// The coefficient of `dim` (0 when it is not a term).
+  std::int64_t coefficient(int dim) const;
 };
 
 /// A tensor access `X[i, j+k, ...]` inside an einsum.
@@ -78,5 +82,8 @@ struct Workload {
   int dim_index(const std::string &name) const; // -1 if unknown
   std::int64_t dim_size(int dim) const { return dims.at(static_cast<size_t>(dim)).size; }
 };
+
+/// `index` as an einsum writes it: `p`, `2*p+r`, `p+r-1`.
+std::string index_text(const IndexExpr &index, const std::vector<Dimension> &dims);
 
 } // namespace dse

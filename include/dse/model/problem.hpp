@@ -35,6 +35,16 @@ struct ProblemOp {
   std::vector<IndexExpr> iteration;
 };
 
+/// Along one halo dim, the positions of the intermediate that the consumer's outputs read
+/// within what the producer writes, [begin, end): the producer computes only these. Reads before
+/// or after them are padding (zeros); positions after them that no output reads are not computed.
+struct HaloRange {
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  std::int64_t pad_before = 0; // padding read before the producer's first position
+  std::int64_t pad_after = 0;  // padding read after its last
+};
+
 /// One operator, or a fused producer (ops[0]) -> consumer (ops[1]) pair.
 struct Problem {
   const Workload *workload = nullptr;
@@ -48,7 +58,8 @@ struct Problem {
   /// Consumer dims that read the intermediate through a window or stride (fused only). They are
   /// shared loops, above the intermediate's depth: the producer recomputes each tile's halo.
   std::vector<int> halo_dims;
-  std::vector<IndexExpr> halo_reads; // per halo dim: the consumer's index of the intermediate
+  std::vector<IndexExpr> halo_reads;  // per halo dim: the consumer's index of the intermediate
+  std::vector<HaloRange> halo_ranges; // per halo dim: the positions the producer computes
 
   bool fused() const { return ops.size() == 2; }
   /// Whether a shared loop over `dim` must enclose the intermediate's tile: the producer reruns
@@ -62,10 +73,16 @@ struct Problem {
   bool runs_without_recompute(const std::vector<int> &prefix, const std::vector<int> &cached) const;
   /// Halo dims whose overlap a dataflow may keep on chip between consecutive tiles instead of
   /// recomputing it: unit stride in the consumer's index and in every producer access, and a
-  /// window wider than one position.
+  /// window wider than one position; with padding after the last position, the producer reads
+  /// no window of its own along it (its last step could compute nothing but still read one).
   std::vector<int> cacheable_halo_dims() const;
   /// The consumer's index of the intermediate that halo dim `dim` is in.
   const IndexExpr &halo_read(int dim) const;
+  const HaloRange &halo_range(int dim) const;
+  /// Halo dim `dim`'s coefficient in its index of the intermediate (the consumer's stride).
+  std::int64_t halo_stride(int dim) const;
+  /// The window of that index: 1 + sum over its other terms of coef * (size - 1).
+  std::int64_t halo_window(int dim) const;
   const Operator &op(int i) const;
   /// Canonical text of everything the symbolic forms depend on (not sizes, not hardware).
   std::string structure_key() const;
@@ -79,7 +96,8 @@ Problem make_single_problem(const Workload &workload, const ChainLink &link);
 bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLink &consumer);
 /// Whether the pair can be searched fused, also when the consumer reads the intermediate
 /// through windows or strides (`Y[k, p2+r2, q2+s2]`, docs/DESIGN.md §4.1): each such index has
-/// one tiled consumer dim, the producer writes bare dims and has no softmax over them.
+/// one tiled consumer dim, the producer writes bare dims and has no softmax over them, and the
+/// padding read on each side is at most the stride and less than the window.
 bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
                         const ChainLink &consumer);
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
