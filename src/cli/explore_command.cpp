@@ -47,6 +47,7 @@ SearchOptions search_options(const SearchFlags &flags) {
   options.threads = flags.threads;
   options.fusion = !flags.no_fusion;
   options.recompute = !flags.no_recompute;
+  options.window_fusion = !flags.no_window_fusion;
   options.prune_boxes = !flags.every_column;
   options.limits = flags.limits;
   options.cache = make_candidate_cache(flags.cache_dir);

@@ -49,8 +49,8 @@ void add_space_limits(CLI::App *cmd, dse::SpaceLimits &limits) {
 
 /// Which search flags a command takes beyond the tile menu, latency model, threads and limits.
 struct SearchFlagSet {
-  bool objectives = false;  // --objectives
-  bool space = false;       // --no-fusion, --no-recompute, --every-column (ablations)
+  bool objectives = false; // --objectives
+  bool space = false; // --no-fusion, --no-recompute, --no-window-fusion, --every-column (ablations)
   bool hier_fusion = false; // --hier-fusion (explore and sweep on general hierarchies)
 };
 
@@ -70,6 +70,9 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
     cmd->add_flag("--no-fusion", f.no_fusion, "search chains one operator at a time");
     cmd->add_flag("--no-recompute", f.no_recompute,
                   "leave out fused dataflows that recompute the producer");
+    cmd->add_flag("--no-window-fusion", f.no_window_fusion,
+                  "fuse only pairs whose consumer reads the intermediate with bare indices (not "
+                  "through a window or stride)");
     cmd->add_flag("--every-column", f.every_column,
                   "evaluate every tiling column instead of skipping the boxes of tilings the "
                   "front rejects (the same front, slower: the boxes' baseline)");

@@ -127,7 +127,8 @@ private:
   /// Links i and i + 1 fused, when fusion is on and they can be (without recompute, only when
   /// every overlapping halo can be cached).
   std::optional<Problem> fused_problem(const Chain &chain, size_t i) const {
-    if (!options_.fusion || !can_fuse_with_halo(workload_, chain.links[i], chain.links[i + 1]))
+    if (!options_.fusion || !(options_.window_fusion ? can_fuse_with_halo : can_fuse)(
+                                workload_, chain.links[i], chain.links[i + 1]))
       return std::nullopt;
     Problem fused = make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
     if (!options_.recompute && !fused.runs_without_recompute({}, fused.cacheable_halo_dims()))

@@ -22,12 +22,13 @@ struct SearchFlags {
   std::string objectives = "latency,energy";
   std::string latency_model = "roofline";
   int threads = 0;
-  bool no_fusion = false;    // search chains one operator at a time
-  bool no_recompute = false; // leave out fused dataflows that recompute the producer
-  bool hier_fusion = false;  // general hierarchies: also search fusible pairs fused
-  bool every_column = false; // evaluate every tiling column: no box of tilings skipped
-  SpaceLimits limits;        // --max-tilings, --max-loop-nests
-  std::string cache_dir;     // --cache-dir: candidate spaces kept across runs (empty: none)
+  bool no_fusion = false;        // search chains one operator at a time
+  bool no_recompute = false;     // leave out fused dataflows that recompute the producer
+  bool no_window_fusion = false; // fuse only pairs read with bare indices
+  bool hier_fusion = false;      // general hierarchies: also search fusible pairs fused
+  bool every_column = false;     // evaluate every tiling column: no box of tilings skipped
+  SpaceLimits limits;            // --max-tilings, --max-loop-nests
+  std::string cache_dir;         // --cache-dir: candidate spaces kept across runs (empty: none)
 };
 
 /// The search options the flags ask for, with the command's one candidate cache; throws

@@ -29,6 +29,7 @@ struct SearchOptions {
   Pruning pruning = Pruning::Symbolic;
   bool fusion = true;            // false: chains are searched one operator at a time
   bool recompute = true;         // false: no fused dataflow recomputes its producer
+  bool window_fusion = true;     // false: only pairs read with bare indices are fused
   int threads = 0;               // 0: every core
   std::size_t block_tilings = 0; // tilings per Q*B block; 0: automatic
   /// Whether boxes of tilings whose bound the front rejects are skipped (docs/DESIGN.md §4.3);
