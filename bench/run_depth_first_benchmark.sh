@@ -1,10 +1,14 @@
 #!/bin/sh
 # Depth-first fusion of a convolution stack: VGG-16's first five layers
-# (workloads/vgg16-first-five-valid.yaml) with 362 KiB on chip (hw_configs/fused-layer-362k.yaml).
+# (workloads/vgg16-first-five.yaml, padded as VGG pads) with 362 KiB on chip
+# (hw_configs/fused-layer-362k.yaml).
 # Explores the chain twice in the same run, layer by layer (--no-fusion) and with pairs fused
 # through their windows, takes each front's point with (about) the fewest DRAM words, evaluates
 # it, and prints the DRAM words of feature maps (every tensor but the weights W*) and of weights, the MACs,
-# the exploration time and the fused/layer-by-layer ratio.
+# the exploration time and the fused/layer-by-layer ratio. Then the exact fronts of a
+# 3x3 -> 3x3 -> 1x1 chain and of an MLP block, and the network plans of ResNet-18 and MobileNetV2
+# with pairs fused through windows against pairs read with bare indices only (planning time,
+# pairs on the plan, DRAM words).
 # Usage: bench/run_depth_first_benchmark.sh [build-dir]
 set -eu
 build=${1:-build}
@@ -13,7 +17,7 @@ dse="$build/dse"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 hw=hw_configs/fused-layer-362k.yaml
-workload=workloads/vgg16-first-five-valid.yaml
+workload=workloads/vgg16-first-five.yaml
 
 # least_dram NAME [OPTIONS...]: of the DRAM-energy front, the point within 0.1% of the fewest
 # DRAM words with the least energy (the fewest words alone may cost several times the MACs for a
@@ -73,3 +77,28 @@ front "conv3x3-3x3-1x1" workloads/conv3x3-3x3-1x1-56.yaml
 front "conv3x3-3x3-1x1 unfused" workloads/conv3x3-3x3-1x1-56.yaml --no-fusion
 front "MLP block (FFN)" workloads/ffn-2048x768x3072x768.yaml
 front "MLP block unfused" workloads/ffn-2048x768x3072x768.yaml --no-fusion
+
+# plan LABEL MODEL [OPTIONS...]: one row of the network table (vector DSP, latency objective):
+# planning time, peak memory, pairs on the plan (and of them, pairs fused through a convolution's
+# window) and the plan's DRAM words.
+plan() {
+  label=$1
+  network=$2
+  shift 2
+  /usr/bin/time -f "%e %M" -o "$out/time" "$dse" network --hw hw_configs/vector-dsp-4core-8m.yaml \
+    --model "$network" -o "$out/net" "$@" > /dev/null
+  read -r seconds kib < "$out/time"
+  words=$(sed -n 's/.*total: .* DRAM \([0-9.e+]*\) words.*/\1/p' "$out/net/summary.txt")
+  awk -F, -v label="$label" -v s="$seconds" -v kib="$kib" -v words="$words" '
+    NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
+    $col["kind"] == "pair" { ++pairs }
+    END { printf "%-32s %8.2f %8.0f %7d %14.0f\n", label, s, kib / 1024, pairs, words }' \
+    "$out/net/segments.csv"
+}
+
+echo
+printf '%-32s %8s %8s %7s %14s\n' network seconds MiB pairs dram-words
+for name in resnet18 mobilenet_v2; do
+  plan "$name" "networks/$name.onnx"
+  plan "$name --no-window-fusion" "networks/$name.onnx" --no-window-fusion
+done
