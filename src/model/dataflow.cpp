@@ -89,9 +89,9 @@ std::string check_retention(const Problem &problem, const Dataflow &df) {
   for (int d : df.cached)
     if (!contains(cacheable, d))
       return "dimension '" + problem.dim_name(d) +
-             "' has no halo overlap to keep on chip (a halo dim with unit strides and a window "
-             "wider than one; when padding follows the intermediate's last position, the "
-             "producer has no window of its own along it)";
+             "' has no halo overlap to keep on chip (a halo dim whose windows overlap, read "
+             "once by every producer access; when padding as wide as the stride follows the "
+             "intermediate's last position, the producer has no window of its own along it)";
   if (problem.fused()) {
     const int inter_depth = df.retention[static_cast<size_t>(problem.intermediate)];
     for (size_t i = 0; i < df.prefix.size(); ++i)

@@ -228,11 +228,9 @@ Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow)
       return std::any_of(e.terms.begin(), e.terms.end(),
                          [&](const IndexTerm &t) { return t.dim == h; });
     });
-    Posynomial overlap; // the window's width beyond one position: W - 1 (unit stride)
-    for (const IndexTerm &t : problem.halo_read(h).terms)
-      if (t.dim != h)
-        overlap += extent_minus_one(problem, t.dim, false) * static_cast<double>(t.coef);
-    out += footprint(problem, across, spanning) * overlap;
+    // Consecutive windows overlap by U - s positions.
+    out += footprint(problem, across, spanning) *
+           static_cast<double>(problem.halo_window(h) - problem.halo_stride(h));
   }
   return out;
 }

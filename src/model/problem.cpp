@@ -86,14 +86,18 @@ std::vector<int> Problem::cacheable_halo_dims() const {
   std::vector<int> out;
   for (int h : halo_dims) {
     const IndexExpr &read = halo_read(h);
-    bool unit = halo_stride(h) == 1;
+    const std::int64_t stride = halo_stride(h);
+    bool once = true; // every producer access holds h's read at most once (`p+r`, not `2*p+r`)
     bool own_window = false;
     for (const TensorAccess &a : ops[0].accesses)
       for (const IndexExpr &e : a.indices) {
-        unit = unit && e.coefficient(h) <= 1;
+        once = once && e.coefficient(h) <= stride;
         own_window = own_window || (e.coefficient(h) > 0 && has_own_window(e, read));
       }
-    if (unit && halo_window(h) > 1 && (halo_range(h).pad_after == 0 || !own_window))
+    // With padding after the last position as wide as the stride, the last step may compute no
+    // position yet read its own window.
+    const bool last_step_computes = halo_range(h).pad_after < stride || !own_window;
+    if (once && halo_window(h) > stride && last_step_computes)
       out.push_back(h);
   }
   std::sort(out.begin(), out.end());

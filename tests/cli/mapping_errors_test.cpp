@@ -188,9 +188,9 @@ TEST_F(MappingErrors, WindowLoopsAreSharedAndEncloseTheIntermediate) {
 }
 
 const std::string kNothingToCache =
-    " has no halo overlap to keep on chip (a halo dim with unit strides and a window wider than "
-    "one; when padding follows the intermediate's last position, the producer has no window of "
-    "its own along it)";
+    " has no halo overlap to keep on chip (a halo dim whose windows overlap, read once by every "
+    "producer access; when padding as wide as the stride follows the intermediate's last "
+    "position, the producer has no window of its own along it)";
 
 // A "same" pair (`Y[k, a+u-1]`, a zero on each side): the producer computes only what the
 // consumer reads, recomputing the overlap; its own window rules caching out.

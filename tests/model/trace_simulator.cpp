@@ -186,7 +186,7 @@ private:
   /// What of that the producer computes: only the positions its consumer's outputs read.
   std::pair<std::int64_t, std::int64_t> computed_range(const IndexExpr &index) const;
   bool is_cached(int h) const;
-  /// The window's width beyond one position along cached halo dim h (W - 1, unit stride).
+  /// The overlap of consecutive windows along cached halo dim h (U - s positions).
   std::int64_t overlap_of(int h) const;
   /// The position of the intermediate's index that halo dim h is in.
   size_t halo_position(int h) const;
@@ -211,8 +211,8 @@ private:
   std::vector<bool> is_live_;
   std::int64_t live_words_ = 0;
   TraceCounts counts_;
-  /// Per cached halo dim, live around its loop: the last W - 1 positions along its index of the
-  /// windows computed so far (addressed modulo W - 1, as a line buffer), and which position each
+  /// Per cached halo dim, live around its loop: the last U - s positions along its index of the
+  /// windows computed so far (addressed modulo U - s, as a line buffer), and which position each
   /// slot holds (-1: none).
   struct OverlapStore {
     int h = -1;
@@ -339,13 +339,7 @@ std::pair<std::int64_t, std::int64_t> Run::range_of(const IndexExpr &index) cons
   return index_span(index, [&](int d) { return dim_range(d); });
 }
 
-std::int64_t Run::overlap_of(int h) const {
-  std::int64_t width = 0;
-  for (const IndexTerm &t : p_.halo_read(h).terms)
-    if (t.dim != h)
-      width += t.coef * (size_[static_cast<size_t>(t.dim)] - 1);
-  return width;
-}
+std::int64_t Run::overlap_of(int h) const { return p_.halo_window(h) - p_.halo_stride(h); }
 
 bool Run::is_cached(int h) const {
   return std::find(df_.cached.begin(), df_.cached.end(), h) != df_.cached.end();
@@ -355,7 +349,7 @@ std::pair<std::int64_t, std::int64_t> Run::producer_range(const IndexExpr &index
   auto [first, span] = range_of(index);
   for (int h : df_.cached)
     if (iteration_[static_cast<size_t>(h)] > 0 && index.coefficient(h) > 0) {
-      first += overlap_of(h); // the window's first W - 1 positions were computed before
+      first += overlap_of(h); // the window's first U - s positions were computed before
       span -= overlap_of(h);
     }
   return {first, span};
@@ -385,7 +379,7 @@ size_t Run::halo_position(int h) const {
   throw std::runtime_error("halo dim '" + p_.dim_name(h) + "' indexes no intermediate position");
 }
 
-/// Opens h's overlap store before its loop: W - 1 positions along h's index, and along the other
+/// Opens h's overlap store before its loop: U - s positions along h's index, and along the other
 /// indices what the loops inside h and the sub-nests sweep.
 void Run::open_store(int h) {
   const TensorAccess &inter = p_.tensors[static_cast<size_t>(p_.intermediate)].access;
@@ -413,7 +407,7 @@ void Run::close_store(int h) {
 }
 
 /// A fresh intermediate tile: every position that an earlier step of a cached halo loop computed
-/// (the window's first W - 1 along it, past its first step) comes from that loop's store, the
+/// (the window's first U - s along it, past its first step) comes from that loop's store, the
 /// outermost such loop first; the producer computes the rest.
 void Run::fill_overlap(Dense &tile) {
   std::vector<std::int64_t> slot;
@@ -435,7 +429,7 @@ void Run::fill_overlap(Dense &tile) {
   });
 }
 
-/// A finished intermediate tile leaves the last W - 1 positions along each cached halo dim's
+/// A finished intermediate tile leaves the last U - s positions along each cached halo dim's
 /// index in that dim's store, for the next step; but not while a loop inside it will need the
 /// previous ones again: a recompute loop with steps to go (the same windows again), or a halo
 /// loop with steps to go (the positions its next window starts with).

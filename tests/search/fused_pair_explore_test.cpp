@@ -79,8 +79,8 @@ TEST(ExploreFusedPair, HaloPairWithTheUnfusedPairGivesTheWholeFront) {
 
 TEST(ExploreFusedPair, NothingWhenThePairCannotRunFused) {
   const Hardware hw = test::tiny_hardware();
-  // Without recompute, a pair fused through a window keeps every overlap on chip, and a strided
-  // window, which cannot be cached, is not fused.
+  // Without recompute, a pair fused through a window keeps every overlap on chip (a strided
+  // window's too), and a strided producer, whose overlap cannot be cached, is not fused.
   const Workload halo = parse_workload(kHaloPair, "halo.yaml");
   EXPECT_TRUE(explore_fused_pair(halo, hw, SearchOptions{}).has_value());
   SearchOptions no_recompute;
@@ -89,13 +89,20 @@ TEST(ExploreFusedPair, NothingWhenThePairCannotRunFused) {
   ASSERT_TRUE(cached.has_value());
   for (const FrontPoint &p : cached->front)
     EXPECT_EQ(p.parts[0].candidate.dataflow.cached, std::vector<int>{halo.dim_index("q")});
-  const Workload strided =
-      parse_workload("name: strided\ndims: {p: 5, q: 2, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
-                     "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
-                     "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,2*q+u]\"}\n",
-                     "strided.yaml");
+  const std::string strided_consumer =
+      "name: strided\ndims: {p: 5, q: 2, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
+      "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+      "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,2*q+u]\"}\n";
+  const Workload strided = parse_workload(strided_consumer, "strided.yaml");
   EXPECT_TRUE(explore_fused_pair(strided, hw, SearchOptions{}).has_value());
-  EXPECT_FALSE(explore_fused_pair(strided, hw, no_recompute).has_value());
+  EXPECT_TRUE(explore_fused_pair(strided, hw, no_recompute).has_value());
+  const Workload strided_producer = parse_workload(
+      "name: strided-producer\ndims: {p: 5, q: 3, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
+      "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,2*p+r]\"}\n"
+      "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,q+u]\"}\n",
+      "strided-producer.yaml");
+  EXPECT_TRUE(explore_fused_pair(strided_producer, hw, SearchOptions{}).has_value());
+  EXPECT_FALSE(explore_fused_pair(strided_producer, hw, no_recompute).has_value());
   const Workload pair =
       parse_workload(test_common::gemm_pair_workload("pair", 4, 2, 4, 4), "w.yaml");
   SearchOptions no_fusion;

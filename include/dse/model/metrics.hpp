@@ -63,8 +63,9 @@ Posynomial softmax_pass_words(const Problem &problem);
 /// of every row that loop sweeps, 3 words per row, kept in the global buffer (zero otherwise).
 Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow);
 /// Pairs fused through a window: per cached halo dim h, the overlap of consecutive windows
-/// (`W - 1` positions along h's index, unit stride) for every position the loops inside h and the
-/// sub-nests sweep, kept in the global buffer around h's loop (zero without cached dims).
+/// (`U - s` positions along h's index: the window less the stride) for every position the loops
+/// inside h and the sub-nests sweep, kept in the global buffer around h's loop (zero without cached
+/// dims).
 Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow);
 /// Compute metrics of the dataflows with these recompute loops and cached halo dims.
 ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,

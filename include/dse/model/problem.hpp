@@ -72,9 +72,10 @@ struct Problem {
   /// of the intermediate once: no recompute loop, every overlapping halo dim cached.
   bool runs_without_recompute(const std::vector<int> &prefix, const std::vector<int> &cached) const;
   /// Halo dims whose overlap a dataflow may keep on chip between consecutive tiles instead of
-  /// recomputing it: unit stride in the consumer's index and in every producer access, and a
-  /// window wider than one position; with padding after the last position, the producer reads
-  /// no window of its own along it (its last step could compute nothing but still read one).
+  /// recomputing it: windows that overlap (wider than the stride), read once by every producer
+  /// access (no strided producer), and, with padding after the last position as wide as the
+  /// stride, no window of the producer's own along it (its last step could compute nothing but
+  /// still read one).
   std::vector<int> cacheable_halo_dims() const;
   /// The consumer's index of the intermediate that halo dim `dim` is in.
   const IndexExpr &halo_read(int dim) const;
