@@ -198,5 +198,27 @@ TEST_F(EvalCommand, CachedHaloMatchesHandComputation) {
             std::string::npos);
 }
 
+// A "same" pair (a zero on each side of Y), recomputed along a with T_a = 2: the windows of the
+// four tiles are [-1, 2], [1, 4], [3, 6] and [5, 8]; without the padding, conv3a computes 3, 4, 4
+// and 3 positions (14 = E + (t - 1)(U - s) = 8 + 3 * 2), and X's tiles span 2 more each.
+TEST_F(EvalCommand, PaddedHaloMatchesHandComputation) {
+  write("w.yaml", "name: w\ndims: {p: 8, c: 2, k: 2, r: 3, a: 8, u: 3, j: 2}\nops:\n"
+                  "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+                  "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u-1]\"}\n");
+  write("m.yaml", "segments:\n  - ops: [conv3a, conv3b]\n    prefix: [a]\n"
+                  "    loops: {conv3a: [k, c], conv3b: [j, k]}\n"
+                  "    retention: {W1: 0, X: 1, Y: 1, W2: 0, Z: 1}\n"
+                  "    spatial: {conv3a: [k, c], conv3b: [j, k]}\n"
+                  "    tiles: {a: 2, k: 2, c: 2, j: 2}\n");
+  const nlohmann::json seg = nlohmann::json::parse(run_ok(eval({"--json"})).out).at("segments")[0];
+  EXPECT_EQ(seg.at("overlap_store_words"), 0.0);
+  EXPECT_EQ(seg.at("operators")[0].at("macs"), 2.0 * 2 * 3 * 14);
+  EXPECT_EQ(seg.at("operators")[1].at("macs"), 2.0 * 2 * 3 * 8);
+  const nlohmann::json &x = seg.at("tensors")[1];
+  EXPECT_EQ(x.at("name"), "X");
+  EXPECT_EQ(x.at("footprint_words"), 2.0 * 6); // a tile's whole window: its allocation
+  EXPECT_EQ(x.at("dram_reads"), 2.0 * (5 + 6 + 6 + 5));
+}
+
 } // namespace
 } // namespace dse::testing

@@ -98,6 +98,13 @@ TEST_F(RoundTrip, ConvolutionsFusedThroughAWindow) {
   run_ok({"explore", "--hw", edge, "--workload", "wide.yaml", "-o", "front.csv"});
   EXPECT_GT(rows_containing(parse_csv(read("front.csv")), "| cache "), 0U);
   expect_round_trip(edge, "wide.yaml");
+  // "Same" convolutions (padding one zero on each side, a 1x1 producer whose halo is cached).
+  write("same.yaml", with(with(with(with(conv, "p: 18, q: 18", "p: 16, q: 16"), "r: 3, s: 3, ", ""),
+                               "W1[k,c,r,s] * X[c,p+r,q+s]", "W1[k,c] * X[c,p,q]"),
+                          "Y[k,a+u,b+v]", "Y[k,a+u-1,b+v-1]"));
+  run_ok({"explore", "--hw", kHw, "--workload", "same.yaml", "-o", "front.csv"});
+  EXPECT_GT(rows_containing(parse_csv(read("front.csv")), "fused prefix"), 0U);
+  expect_round_trip(kHw, "same.yaml");
 }
 
 TEST_F(RoundTrip, ThreeEinsumChainWithElementwiseUnderSequentialLatency) {
