@@ -44,6 +44,22 @@ protected:
     return concat({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"},
                   extra);
   }
+  /// Evaluates two 1-D convolutions fused through the second's 3-wide window (it reads
+  /// `Y[k, <read>]`; Y has `p` positions), prefix [a] in tiles of 2, caching a when `cache`;
+  /// returns the JSON report's segment.
+  nlohmann::json eval_window_pair(const std::string &p, const std::string &read, bool cache) {
+    write("w.yaml", "name: w\ndims: {p: " + p + ", c: 2, k: 2, r: 3, a: 8, u: 3, j: 2}\nops:\n" +
+                        "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n" +
+                        "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k," + read +
+                        "]\"}\n");
+    write("m.yaml", std::string("segments:\n  - ops: [conv3a, conv3b]\n    prefix: [a]\n") +
+                        (cache ? "    cache: [a]\n" : "") +
+                        "    loops: {conv3a: [k, c], conv3b: [j, k]}\n"
+                        "    retention: {W1: 0, X: 1, Y: 1, W2: 0, Z: 1}\n"
+                        "    spatial: {conv3a: [k, c], conv3b: [j, k]}\n"
+                        "    tiles: {a: 2, k: 2, c: 2, j: 2}\n");
+    return nlohmann::json::parse(run_ok(eval({"--json"})).out).at("segments")[0];
+  }
 };
 
 TEST_F(EvalCommand, TensorTrafficMatchesHandComputation) {
@@ -172,21 +188,12 @@ TEST_F(EvalCommand, NoDmaUnitsNoDmaBreakdown) {
   EXPECT_EQ(run_ok(eval({})).out.find("dma unit"), std::string::npos);
 }
 
-// Two 1-D convolutions fused through the second's 3-wide window, the window dim `a` in tiles of
-// 2 (4 steps) with its overlap cached: the first step computes 4 positions of Y, each later one
-// its 2 new ones, 10 in all (the unfused count); X (window 3 of its own) is read 6 rows at the
-// first step and 4 at each later one, 18 rows of 2 channels; the store keeps W - 1 = 2 positions
-// of both channels of Y.
+// The window dim `a` in tiles of 2 (4 steps) with its overlap cached: the first step computes 4
+// positions of Y, each later one its 2 new ones, 10 in all (the unfused count); X (window 3 of
+// its own) is read 6 rows at the first step and 4 at each later one, 18 rows of 2 channels; the
+// store keeps U - s = 2 positions of both channels of Y.
 TEST_F(EvalCommand, CachedHaloMatchesHandComputation) {
-  write("w.yaml", "name: w\ndims: {p: 10, c: 2, k: 2, r: 3, a: 8, u: 3, j: 2}\nops:\n"
-                  "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
-                  "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u]\"}\n");
-  write("m.yaml", "segments:\n  - ops: [conv3a, conv3b]\n    prefix: [a]\n    cache: [a]\n"
-                  "    loops: {conv3a: [k, c], conv3b: [j, k]}\n"
-                  "    retention: {W1: 0, X: 1, Y: 1, W2: 0, Z: 1}\n"
-                  "    spatial: {conv3a: [k, c], conv3b: [j, k]}\n"
-                  "    tiles: {a: 2, k: 2, c: 2, j: 2}\n");
-  const nlohmann::json seg = nlohmann::json::parse(run_ok(eval({"--json"})).out).at("segments")[0];
+  const nlohmann::json seg = eval_window_pair("10", "a+u", true);
   EXPECT_EQ(seg.at("overlap_store_words"), 4.0);
   EXPECT_EQ(seg.at("operators")[0].at("macs"), 2.0 * 2 * 3 * 10);
   EXPECT_EQ(seg.at("operators")[1].at("macs"), 2.0 * 2 * 3 * 8);
@@ -198,19 +205,11 @@ TEST_F(EvalCommand, CachedHaloMatchesHandComputation) {
             std::string::npos);
 }
 
-// A "same" pair (a zero on each side of Y), recomputed along a with T_a = 2: the windows of the
-// four tiles are [-1, 2], [1, 4], [3, 6] and [5, 8]; without the padding, conv3a computes 3, 4, 4
-// and 3 positions (14 = E + (t - 1)(U - s) = 8 + 3 * 2), and X's tiles span 2 more each.
+// A "same" pair (a zero on each side of Y), recomputed along a: the windows of the four tiles
+// are [-1, 2], [1, 4], [3, 6] and [5, 8]; without the padding, conv3a computes 3, 4, 4 and 3
+// positions (14 = E + (t - 1)(U - s) = 8 + 3 * 2), and X's tiles span 2 more each.
 TEST_F(EvalCommand, PaddedHaloMatchesHandComputation) {
-  write("w.yaml", "name: w\ndims: {p: 8, c: 2, k: 2, r: 3, a: 8, u: 3, j: 2}\nops:\n"
-                  "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
-                  "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u-1]\"}\n");
-  write("m.yaml", "segments:\n  - ops: [conv3a, conv3b]\n    prefix: [a]\n"
-                  "    loops: {conv3a: [k, c], conv3b: [j, k]}\n"
-                  "    retention: {W1: 0, X: 1, Y: 1, W2: 0, Z: 1}\n"
-                  "    spatial: {conv3a: [k, c], conv3b: [j, k]}\n"
-                  "    tiles: {a: 2, k: 2, c: 2, j: 2}\n");
-  const nlohmann::json seg = nlohmann::json::parse(run_ok(eval({"--json"})).out).at("segments")[0];
+  const nlohmann::json seg = eval_window_pair("8", "a+u-1", false);
   EXPECT_EQ(seg.at("overlap_store_words"), 0.0);
   EXPECT_EQ(seg.at("operators")[0].at("macs"), 2.0 * 2 * 3 * 14);
   EXPECT_EQ(seg.at("operators")[1].at("macs"), 2.0 * 2 * 3 * 8);
