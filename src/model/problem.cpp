@@ -416,10 +416,13 @@ std::string Problem::structure_key() const {
   }
   for (int d : dims)
     out << (is_window[static_cast<size_t>(d)] ? "w" : "d") << d;
-  // The producer's positions along a halo dim are constants of its counts.
-  for (int h : halo_dims)
-    out << "h" << h << ":" << halo_range(h).begin << "," << halo_range(h).end << ","
-        << halo_window(h);
+  // The producer's positions along a halo dim are constants of its counts, and its padding
+  // decides whether the halo can be cached.
+  for (int h : halo_dims) {
+    const HaloRange &range = halo_range(h);
+    out << "h" << h << ":" << range.begin << "," << range.end << "," << halo_window(h) << ","
+        << range.pad_before << "," << range.pad_after;
+  }
   return out.str();
 }
 

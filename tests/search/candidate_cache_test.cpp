@@ -82,6 +82,26 @@ TEST(CandidateCache, KeysTheSoftmaxDimension) {
   EXPECT_FALSE(sn->metrics == sm->metrics);
 }
 
+TEST(CandidateCache, KeysTheHalosPadding) {
+  // Both consumers read the 8 positions of Y, but the first reads a zero after them too, which
+  // keeps its halo from being cached (conv3a has a window of its own): another space.
+  const auto pair = [](const std::string &a) {
+    return "name: padded\ndims: {p: 8, c: 2, k: 2, r: 3, a: " + a + ", u: 3, j: 2}\nops:\n" +
+           "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n" +
+           "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u-1]\"}\n";
+  };
+  const test::TestProblem after = test::fused_problem("padding after", pair("8"));
+  const test::TestProblem before = test::fused_problem("padding before only", pair("7"));
+  EXPECT_TRUE(after.problem.cacheable_halo_dims().empty());
+  EXPECT_FALSE(before.problem.cacheable_halo_dims().empty());
+  EXPECT_NE(after.problem.structure_key(), before.problem.structure_key());
+  CandidateCache cache;
+  expect_same_space(*cache.get(after.problem, false, Pruning::Symbolic),
+                    build_candidate_space(after.problem, false, Pruning::Symbolic));
+  expect_same_space(*cache.get(before.problem, false, Pruning::Symbolic),
+                    build_candidate_space(before.problem, false, Pruning::Symbolic));
+}
+
 TEST(CandidateCache, ReadsWhatAnEarlierCacheSaved) {
   const test::TestProblem tp = test::fused_problem("pair", test::gemm_pair_yaml(8, 8, 8, 8));
   const CandidateSpace fresh = build_candidate_space(tp.problem, false, Pruning::Symbolic);
