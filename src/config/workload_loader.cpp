@@ -208,10 +208,12 @@ private:
                                 "' writes there ('" + written.name + "')");
       if (first >= 0 && last >= written.size)
         throw UserError(at, "op '" + op_name + "': index " + std::to_string(i + 1) + " of '" +
-                                in.tensor + "' (" + index_text(index, workload_.dims) + ") spans " +
-                                std::to_string(last - first + 1) + " elements, but op '" +
-                                record.first_op + "' writes " + std::to_string(written.size) +
-                                " there ('" + written.name +
+                                in.tensor + "' (" + index_text(index, workload_.dims) + ") " +
+                                (first == 0 ? "spans " + std::to_string(last + 1) + " elements"
+                                            : "reads positions " + std::to_string(first) + ".." +
+                                                  std::to_string(last)) +
+                                ", but op '" + record.first_op + "' writes " +
+                                std::to_string(written.size) + " there ('" + written.name +
                                 "'); a window past the producer's output needs the padding "
                                 "written out (`p+r-1` reads a zero on each side)");
     }

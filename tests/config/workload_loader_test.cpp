@@ -208,7 +208,8 @@ TEST(WorkloadLoader, PaddingStillReadsTheProducersOutput) {
                     "op 'b': index 2 of 'Y' (p+r-70) reads positions -70..-13, none of the 56 "
                     "that op 'a' writes there ('p')"));
   EXPECT_TRUE(fails(with(kConvPair, "Y[c,p+r,q+s]", "Y[c,p+r+1,q+s]"), "5:36",
-                    "op 'b': index 2 of 'Y' (p+r+1) spans 58 elements, but op 'a' writes 56"));
+                    "op 'b': index 2 of 'Y' (p+r+1) reads positions 1..58, but op 'a' writes 56 "
+                    "there ('p')"));
 }
 
 TEST(WorkloadLoader, OutputIndexWithAConstant) {
