@@ -56,6 +56,7 @@ public:
   FusionPlan run() {
     build_units();
     link_units();
+    prefetch_searches();
     for (size_t u = 0; u < units_.size(); ++u)
       if (units_[u].prev < 0)
         plan_path(static_cast<int>(u));
@@ -113,6 +114,20 @@ private:
       units_[u].next = v;
       units_[static_cast<size_t>(v)].prev = static_cast<int>(u);
     }
+  }
+
+  /// Every search the paths will ask for, run ahead in parallel: each unit alone and each
+  /// linked pair fused.
+  void prefetch_searches() {
+    std::vector<std::pair<Workload, bool>> segments;
+    for (const Unit &u : units_) {
+      segments.emplace_back(*lower_segment(g_, {u.node, u.attached, -1, {}}), false);
+      if (u.next < 0)
+        continue;
+      const Unit &c = units_[static_cast<size_t>(u.next)];
+      segments.emplace_back(*lower_segment(g_, {u.node, u.attached, c.node, c.attached}), true);
+    }
+    searcher_.prefetch(segments);
   }
 
   /// The segment of unit a alone, or of a and b run fused (std::nullopt when they cannot be).

@@ -2,7 +2,10 @@
 // with the operand the chosen loop order re-streams most from DRAM.
 #include "dse/graph/segment_search.hpp"
 
+#include <algorithm>
 #include <sstream>
+
+#include <tbb/parallel_for.h>
 
 #include "dse/graph/lowering.hpp"
 #include "dse/model/mapping_evaluation.hpp"
@@ -90,6 +93,29 @@ SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &p
   return c;
 }
 
+SegmentSearcher::Searched
+SegmentSearcher::run(const std::function<std::optional<ExploreResult>()> &search) const {
+  Searched out;
+  try {
+    if (const std::optional<ExploreResult> r = search()) {
+      out.searched = true;
+      const FrontPoint *pick = nullptr;
+      for (const FrontPoint &p : r->front)
+        if (!pick || rank(p.objectives) < rank(pick->objectives))
+          pick = &p;
+      out.outcome = SegmentOutcome{};
+      if (pick)
+        out.outcome->cost = cost_of(*r, *pick);
+    }
+  } catch (const NoMappingFits &e) {
+    out.searched = true;
+    out.outcome = SegmentOutcome{std::nullopt, e};
+  } catch (...) {
+    out.error = std::current_exception();
+  }
+  return out;
+}
+
 std::optional<SegmentOutcome>
 SegmentSearcher::memoized(const std::string &key,
                           const std::function<std::optional<ExploreResult>()> &search) {
@@ -97,34 +123,53 @@ SegmentSearcher::memoized(const std::string &key,
     ++hits_;
     return it->second;
   }
-  std::optional<SegmentOutcome> outcome;
-  try {
-    if (const std::optional<ExploreResult> r = search()) {
-      ++searches_;
-      const FrontPoint *pick = nullptr;
-      for (const FrontPoint &p : r->front)
-        if (!pick || rank(p.objectives) < rank(pick->objectives))
-          pick = &p;
-      outcome = SegmentOutcome{};
-      if (pick)
-        outcome->cost = cost_of(*r, *pick);
-    }
-  } catch (const NoMappingFits &e) {
-    ++searches_;
-    outcome = SegmentOutcome{std::nullopt, e};
+  Searched done;
+  if (const auto it = prefetched_.find(key); it != prefetched_.end()) {
+    done = std::move(it->second);
+    prefetched_.erase(it);
+  } else {
+    done = run(search);
   }
-  results_[key] = outcome;
-  return outcome;
+  if (done.error)
+    std::rethrow_exception(done.error);
+  searches_ += done.searched ? 1 : 0;
+  results_[key] = done.outcome;
+  return done.outcome;
+}
+
+std::string SegmentSearcher::key_of(const Workload &workload, bool fused) {
+  return (fused ? "fused " : "whole ") + workload_key(workload);
+}
+
+std::function<std::optional<ExploreResult>()> SegmentSearcher::search_of(const Workload &workload,
+                                                                         bool fused) const {
+  if (fused)
+    return [this, &workload] { return explore_fused_pair(workload, hw_, options_); };
+  return [this, &workload] { return std::optional(explore(workload, hw_, options_)); };
+}
+
+void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &segments) {
+  std::vector<std::pair<std::string, const std::pair<Workload, bool> *>> todo;
+  for (const auto &segment : segments) {
+    const std::string key = key_of(segment.first, segment.second);
+    if (!results_.count(key) && !prefetched_.count(key) &&
+        std::none_of(todo.begin(), todo.end(), [&](const auto &t) { return t.first == key; }))
+      todo.emplace_back(key, &segment);
+  }
+  std::vector<Searched> done(todo.size());
+  tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
+    done[i] = run(search_of(todo[i].second->first, todo[i].second->second));
+  });
+  for (size_t i = 0; i < todo.size(); ++i)
+    prefetched_[todo[i].first] = std::move(done[i]);
 }
 
 SegmentOutcome SegmentSearcher::best(const Workload &workload) {
-  return *memoized("whole " + workload_key(workload),
-                   [&] { return std::optional(explore(workload, hw_, options_)); });
+  return *memoized(key_of(workload, false), search_of(workload, false));
 }
 
 std::optional<SegmentOutcome> SegmentSearcher::best_fused(const Workload &workload) {
-  return memoized("fused " + workload_key(workload),
-                  [&] { return explore_fused_pair(workload, hw_, options_); });
+  return memoized(key_of(workload, true), search_of(workload, true));
 }
 
 } // namespace dse

@@ -3,6 +3,7 @@
 // segment is searched fused only, its operators alone being segments of their own.
 #pragma once
 
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
@@ -47,10 +48,24 @@ public:
   /// operators' own segments); std::nullopt when they cannot run fused.
   std::optional<SegmentOutcome> best_fused(const Workload &workload);
 
+  /// Searches these segments (whole or fused) now, in parallel; best and best_fused then take
+  /// their outcomes as if they searched them when called (the same counts, the same errors).
+  void prefetch(const std::vector<std::pair<Workload, bool>> &segments);
+
   int searches() const { return searches_; }
   int cache_hits() const { return hits_; }
 
 private:
+  /// What one search gave: its outcome (none when it searched nothing), or the error it threw.
+  struct Searched {
+    std::optional<SegmentOutcome> outcome;
+    bool searched = false;
+    std::exception_ptr error;
+  };
+  static std::string key_of(const Workload &workload, bool fused);
+  std::function<std::optional<ExploreResult>()> search_of(const Workload &workload,
+                                                          bool fused) const;
+  Searched run(const std::function<std::optional<ExploreResult>()> &search) const;
   /// The objective first, the other one as the tie-break.
   std::pair<double, double> rank(const Objectives &o) const;
   /// The segment cost of point `pick` of the front `r`.
@@ -64,6 +79,7 @@ private:
   SearchOptions options_;
   PlanObjective objective_;
   std::map<std::string, std::optional<SegmentOutcome>> results_;
+  std::map<std::string, Searched> prefetched_; // searched ahead, not yet asked for
   int searches_ = 0;
   int hits_ = 0;
 };
