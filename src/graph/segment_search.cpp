@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "dse/graph/lowering.hpp"
 #include "dse/model/mapping_evaluation.hpp"
@@ -157,9 +158,13 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
       todo.emplace_back(key, &segment);
   }
   std::vector<Searched> done(todo.size());
-  tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
-    done[i] = run(search_of(todo[i].second->first, todo[i].second->second));
-  });
+  // On the searches' threads (--threads), each search sharing them with the others.
+  tbb::task_arena(options_.threads > 0 ? options_.threads : tbb::task_arena::automatic)
+      .execute([&] {
+        tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
+          done[i] = run(search_of(todo[i].second->first, todo[i].second->second));
+        });
+      });
   for (size_t i = 0; i < todo.size(); ++i)
     prefetched_[todo[i].first] = std::move(done[i]);
 }
