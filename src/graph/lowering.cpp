@@ -99,11 +99,12 @@ private:
     w_.ops.push_back(std::move(op));
   }
 
-  static bool is_pointwise(const NodeAttributes &a) {
+  /// A 1x1 window of stride 1 without padding: the conv keeps its input's positions.
+  static bool keeps_positions(const NodeAttributes &a) {
     for (size_t i = 0; i < 2; ++i)
       if (a.kernel[i] != 1 || a.strides[i] != 1 || a.pads[i] != 0 || a.pads[i + 2] != 0)
         return false;
-    return a.groups == 1;
+    return true;
   }
 
   /// With `reads_result`, the conv reads the current result: a pointwise conv at its positions,
@@ -117,7 +118,7 @@ private:
     const bool depthwise = a.groups > 1 && x[1] == a.groups && y[1] == a.groups;
     if (reads_result && a.groups > 1 && !depthwise)
       return false;
-    const bool same_positions = reads_result && is_pointwise(a);
+    const bool same_positions = reads_result && keeps_positions(a);
     const int batch = reads_result ? result_dims_[0] : dim("n", x[0]);
     const int g = reads_result && depthwise ? result_dims_[1] : dim("g", a.groups);
     const int c = reads_result && !depthwise ? result_dims_[1] : dim("c", x[1] / a.groups);

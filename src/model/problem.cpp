@@ -263,8 +263,13 @@ bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLi
       workload.ops.at(static_cast<size_t>(producer.einsum_op)).einsum.output;
   if (read.indices.size() != written.indices.size())
     return false;
-  return std::all_of(read.indices.begin(), read.indices.end(),
-                     [](const IndexExpr &e) { return e.is_plain(); });
+  // Bare indices over the very dims the producer writes (another dim of the same size is read
+  // through a rewrite, as a window of one position).
+  for (size_t i = 0; i < read.indices.size(); ++i)
+    if (!read.indices[i].is_plain() ||
+        read.indices[i].terms[0].dim != written.indices[i].terms[0].dim)
+      return false;
+  return true;
 }
 
 bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,

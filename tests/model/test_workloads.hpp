@@ -82,6 +82,15 @@ ops:
   - {name: conv2, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u-1,b+v-1]"}
 )";
 
+/// A consumer that reads the intermediate with a bare dim of its own (`a`, the size of the
+/// producer's `p`): fused through the rewrite `p := a`, with no halo.
+inline const char *const kRenamedPair = R"(name: renamed-pair
+dims: {p: 3, c: 2, k: 2, a: 3, j: 2}
+ops:
+  - {name: mm1, einsum: "Y[k,p] += W1[k,c] * X[c,p]"}
+  - {name: mm2, einsum: "Z[j,a] += W2[j,k] * Y[k,a]"}
+)";
+
 inline const char *const kStridedConv = R"(name: strided-conv
 dims: {k: 2, c: 2, p: 4, r: 3}
 ops:

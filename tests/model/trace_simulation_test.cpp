@@ -98,6 +98,13 @@ TEST(TraceSimulation, PaddedWindowPairsFused) {
   expect_agreement("padded 2-D pair", conv.fused(), kSampled);
 }
 
+TEST(TraceSimulation, PairReadThroughADimOfItsOwn) {
+  const ChainWorkload w(test_workloads::kRenamedPair);
+  const Problem fused = w.fused();
+  EXPECT_TRUE(fused.halo_dims.empty());
+  expect_agreement("renamed pair fused", fused, kEverything);
+}
+
 TEST(TraceSimulation, StridedConv) {
   const ChainWorkload w(test_workloads::kStridedConv);
   expect_agreement("strided conv", w.single(0), kEverything);

@@ -93,7 +93,7 @@ struct Problem {
 Problem make_single_problem(const Workload &workload, const ChainLink &link);
 
 /// Whether the pair can be searched fused with the consumer reading the intermediate through
-/// bare dimensions (the form every model of fusion takes).
+/// the bare dimensions the producer writes (the form every model of fusion takes).
 bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLink &consumer);
 /// Whether the pair can be searched fused, also when the consumer reads the intermediate
 /// through windows or strides (`Y[k, p2+r2, q2+s2]`, docs/DESIGN.md §4.1): each such index has
