@@ -450,10 +450,7 @@ void Run::keep_overlap(const Dense &tile) {
       if (std::find(p_.halo_dims.begin(), p_.halo_dims.end(), *g) == p_.halo_dims.end())
         continue;
       const size_t g_at = halo_position(*g);
-      std::int64_t stride = 0;
-      for (const IndexTerm &t : p_.halo_read(*g).terms)
-        stride = t.dim == *g ? t.coef : stride;
-      next_windows.emplace_back(g_at, tile.lo[g_at] + stride * tile_[gi]);
+      next_windows.emplace_back(g_at, tile.lo[g_at] + p_.halo_stride(*g) * tile_[gi]);
     }
     if (again)
       continue;
