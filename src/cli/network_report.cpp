@@ -39,16 +39,63 @@ const char *objective_word(PlanObjective o) {
   return o == PlanObjective::Latency ? "latency" : "energy";
 }
 
-void memory_lines(std::ostringstream &out, const NetworkPlan &p) {
+/// "+123" or "-4.5": a change, signed.
+std::string change(double v) { return (v > 0 ? "+" : "") + num(v); }
+
+void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
+  const FusionPlan &f = p.fusion;
+  const NetworkSchedule &s = p.schedule;
+  int pairs = 0, fused = 0, kept = 0;
+  for (const Segment &segment : f.segments) {
+    pairs += segment.kind == SegmentKind::Pair ? 1 : 0;
+    fused += segment.kind == SegmentKind::Pair && segment.cost.fused ? 1 : 0;
+  }
+  for (bool resident : s.resident)
+    kept += resident ? 1 : 0;
+  const ScheduleTotals &t = s.total;
+  out << "schedule (best " << objective_word(o.objective) << ", tiles "
+      << tile_menu_name(o.search.menu) << "): " << f.segments.size() << " segments, " << pairs
+      << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
+      << " reused; " << kept << " tensors kept in " << escape_control(p.memory_before.level)
+      << " between segments (peak " << num(s.peak_words) << " of " << num(s.capacity_words)
+      << " words)\n"
+      << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
+      << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";
+  for (const PassContribution &c : s.contributions)
+    out << "  without " << c.pass << ": latency " << change(c.without.latency_s - t.latency_s)
+        << " s, energy " << change(c.without.energy_pj - t.energy_pj) << " pJ, DRAM "
+        << change(c.without.dram_words - t.dram_words) << " words\n";
+  if (!f.total.front.empty())
+    out << "  segment front (every segmentation, tensors between segments through DRAM): "
+        << f.total.front.size() << " points, latency " << num(f.total.front.front().latency_s)
+        << " .. " << num(f.total.front.back().latency_s) << " s, energy "
+        << num(f.total.front.back().energy_pj) << " .. " << num(f.total.front.front().energy_pj)
+        << " pJ\n";
+  if (t.dma_units.empty())
+    return;
+  out << "  DMA units (balanced load, summed over segments):\n";
+  for (const DmaUnitLoad &u : t.dma_units)
+    out << "    " << escape_control(u.name) << ": " << num(u.words()) << " words ("
+        << num(u.read_words) << " read, " << num(u.write_words) << " written), busy "
+        << num(u.cycles) << " cycles\n";
+}
+
+/// The whole-node analysis: every node run whole with its live tensors in the global buffer,
+/// hotspots split (VMOC).
+void memory_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
+  int split = 0;
+  for (const SplitDecision &d : p.split.decisions)
+    split += d.split ? 1 : 0;
   const MemoryReport &b = p.memory_before, &a = p.memory_after;
-  for (size_t l = 0; l < b.levels.size(); ++l)
-    out << "  " << escape_control(b.levels[l].name)
-        << (b.levels[l].shared ? " peak" : " peak per core") << " (capacity "
-        << num(b.levels[l].capacity_words) << "): " << num(b.peak_words[l]) << " -> "
-        << num(a.peak_words[l]) << " words\n";
   const SimulationResult &sb = p.split.before, &sa = p.split.after;
-  out << "  memory compression (" << escape_control(b.levels[0].name)
-      << "): " << percent(p.compression()) << "\n"
+  out << "whole-node memory plan (nodes run whole, live tensors in " << escape_control(b.level)
+      << "; hotspots split, benefit in " << objective_word(o.objective)
+      << "): " << b.hotspots.size() << " hotspot runs, " << p.split.decisions.size()
+      << " hotspot nodes tried, " << split << " split; schedule of "
+      << super_node_schedule(p.split).size() << " units\n"
+      << "  " << escape_control(b.level) << " peak (capacity " << num(b.capacity_words)
+      << "): " << num(b.peak_words) << " -> " << num(a.peak_words) << " words; memory compression "
+      << percent(p.compression()) << "\n"
       << "  DRAM traffic: " << num(sb.dram_words()) << " -> " << num(sa.dram_words())
       << " words (spills " << num(sb.spill_words) << " -> " << num(sa.spill_words) << ")\n"
       << "  latency: " << num(sb.latency_s) << " -> " << num(sa.latency_s)
@@ -56,51 +103,17 @@ void memory_lines(std::ostringstream &out, const NetworkPlan &p) {
       << num(sa.macs - sb.macs) << "\n";
 }
 
-void fusion_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
-  const FusionPlan &f = p.fusion;
-  int pairs = 0, fused = 0;
-  for (const Segment &s : f.segments) {
-    pairs += s.kind == SegmentKind::Pair ? 1 : 0;
-    fused += s.kind == SegmentKind::Pair && s.cost.fused ? 1 : 0;
-  }
-  out << "fusion segments (best " << objective_word(o.objective) << ", tiles "
-      << tile_menu_name(o.search.menu) << "): " << f.segments.size() << " segments, " << pairs
-      << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
-      << " reused\n"
-      << "  total: latency " << num(f.total.latency_s) << " s, energy " << num(f.total.energy_pj)
-      << " pJ, DRAM " << num(f.total.dram_words) << " words, MACs " << num(f.total.macs) << "\n";
-  if (!f.total.front.empty())
-    out << "  network front: " << f.total.front.size() << " points, latency "
-        << num(f.total.front.front().latency_s) << " .. " << num(f.total.front.back().latency_s)
-        << " s, energy " << num(f.total.front.back().energy_pj) << " .. "
-        << num(f.total.front.front().energy_pj) << " pJ\n";
-  if (f.total.dma_units.empty())
-    return;
-  out << "  DMA units (balanced load, summed over segments):\n";
-  for (const DmaUnitLoad &u : f.total.dma_units)
-    out << "    " << escape_control(u.name) << ": " << num(u.words()) << " words ("
-        << num(u.read_words) << " read, " << num(u.write_words) << " written), busy "
-        << num(u.cycles) << " cycles\n";
-}
-
 } // namespace
 
 std::string network_summary(const NetworkPlan &plan, const Graph &graph, const Hardware &hw,
                             const NetworkOptions &options) {
   std::ostringstream out;
-  int split = 0;
-  for (const SplitDecision &d : plan.split.decisions)
-    split += d.split ? 1 : 0;
   out << "network " << escape_control(graph.name) << " (" << escape_control(graph.source_file)
       << ") on " << escape_control(hw.name) << ": " << graph.nodes.size() << " nodes ("
-      << graph.folded_nodes << " folded on import), words of " << hw.word_bytes << " bytes\n"
-      << "hotspots and splitting (benefit in " << objective_word(options.objective)
-      << "): " << plan.memory_before.hotspots.size() << " hotspot runs, "
-      << plan.split.decisions.size() << " hotspot nodes tried, " << split << " split; schedule of "
-      << super_node_schedule(plan.split).size() << " units\n";
-  memory_lines(out, plan);
+      << graph.folded_nodes << " folded on import), words of " << hw.word_bytes << " bytes\n";
   if (options.search_segments)
-    fusion_lines(out, plan, options);
+    schedule_lines(out, plan, options);
+  memory_lines(out, plan, options);
   const LayoutPlan &l = plan.layout;
   out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
       << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
@@ -127,10 +140,10 @@ std::string hotspot_report(const NetworkPlan &plan, const Graph &graph) {
       out << "  none\n";
     for (const Hotspot &h : r.hotspots) {
       const PlanStep &s = p.steps[static_cast<size_t>(h.peak_step)];
-      out << "  " << escape_control(r.levels[h.level].name) << ": steps " << h.first_step << "-"
-          << h.last_step << " above " << num(r.levels[h.level].capacity_words) << " words, peak "
-          << num(h.peak_words) << " at step " << h.peak_step << " (" << graph.node(s.node).op_type
-          << " '" << escape_control(graph.node(s.node).name) << "'"
+      out << "  " << escape_control(r.level) << ": steps " << h.first_step << "-" << h.last_step
+          << " above " << num(r.capacity_words) << " words, peak " << num(h.peak_words)
+          << " at step " << h.peak_step << " (" << graph.node(s.node).op_type << " '"
+          << escape_control(graph.node(s.node).name) << "'"
           << (s.part >= 0 ? ", part " + std::to_string(s.part) : "") << ")\n    tensors:";
       for (const auto &[name, words] : h.tensors)
         out << " " << escape_control(name) << " (" << num(words) << ")";
@@ -166,18 +179,14 @@ std::string hotspot_report(const NetworkPlan &plan, const Graph &graph) {
 
 std::string memory_csv(const NetworkPlan &plan, const Graph &graph) {
   std::ostringstream out;
-  out << "plan,step,node,part,region";
-  for (const PlannedLevel &l : plan.memory_before.levels)
-    out << "," << csv_field(l.name + "_live_words");
-  out << ",resident_words,dram_words\n";
+  out << "plan,step,node,part,region," << csv_field(plan.memory_before.level + "_live_words")
+      << ",resident_words,dram_words\n";
   const auto rows = [&](const char *name, const ExecPlan &p, const SimulationResult &s,
                         const MemoryReport &r) {
     for (size_t i = 0; i < p.steps.size(); ++i) {
       out << name << "," << i << "," << csv_field(node_name(graph, p.steps[i].node)) << ","
-          << p.steps[i].part << "," << p.steps[i].region;
-      for (const std::vector<double> &live : r.live_words)
-        out << "," << num(live[i]);
-      out << "," << num(s.steps[i].resident_words) << "," << num(s.steps[i].dram_words) << "\n";
+          << p.steps[i].part << "," << p.steps[i].region << "," << num(r.live_words[i]) << ","
+          << num(s.steps[i].resident_words) << "," << num(s.steps[i].dram_words) << "\n";
     }
   };
   rows("before", plan.split.plan_before, plan.split.before, plan.memory_before);
@@ -204,33 +213,54 @@ std::string splits_csv(const NetworkPlan &plan, const Graph &graph) {
   return out.str();
 }
 
+namespace {
+
+/// The graph tensors a segment reads or writes in the global buffer, space-separated.
+std::string kept_on_chip(const Segment &s, const NetworkSchedule &schedule, const Graph &graph) {
+  std::string out;
+  for (const auto &[name, tensor] : s.graph_tensors)
+    if (schedule.resident[static_cast<size_t>(tensor)])
+      out += (out.empty() ? "" : " ") + graph.tensor(tensor).name;
+  return out;
+}
+
+} // namespace
+
 std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hardware &hw) {
   std::ostringstream out;
-  out << "segment,kind,nodes,first_node,fused,latency_s,energy_pj,dram_words,"
-         "buffer_words,macs,restreamed";
+  out << "segment,step,kind,nodes,first_node,fused,latency_s,energy_pj,dram_words,"
+         "buffer_words,macs,restreamed,dram_words_through,kept_on_chip";
   for (const DmaUnit &u : hw.dma_units)
     out << "," << csv_field(u.name + "_words") << "," << csv_field(u.name + "_cycles");
   out << "\n";
-  const auto row = [&](const std::string &id, const std::string &kind, const std::string &label,
-                       const std::string &first, bool fused, const SegmentCost &c,
-                       const std::string &restreamed) {
-    out << id << "," << kind << "," << csv_field(label) << "," << csv_field(first) << ","
-        << (fused ? "yes" : "no") << "," << num(c.latency_s) << "," << num(c.energy_pj) << ","
-        << num(c.dram_words) << "," << num(c.buffer_words) << "," << num(c.macs) << ","
-        << csv_field(restreamed);
+  const auto dma = [&](const std::vector<DmaUnitLoad> &loads) {
     // Segments that move nothing (eliminated movement) have no per-unit loads.
     for (size_t u = 0; u < hw.dma_units.size(); ++u)
-      out << "," << (c.dma_units.empty() ? "0" : num(c.dma_units[u].words())) << ","
-          << (c.dma_units.empty() ? "0" : num(c.dma_units[u].cycles));
+      out << "," << (loads.empty() ? "0" : num(loads[u].words())) << ","
+          << (loads.empty() ? "0" : num(loads[u].cycles));
     out << "\n";
   };
   const std::vector<Segment> &segments = plan.fusion.segments;
+  const NetworkSchedule &schedule = plan.schedule;
+  std::vector<size_t> step(segments.size());
+  for (size_t k = 0; k < schedule.order.size(); ++k)
+    step[static_cast<size_t>(schedule.order[k])] = k;
   for (size_t i = 0; i < segments.size(); ++i) {
     const Segment &s = segments[i];
-    row(std::to_string(i), segment_kind_name(s.kind), s.label, node_name(graph, s.nodes.front()),
-        s.cost.fused, s.cost, s.cost.restreamed);
+    const SegmentCost &c = schedule.costs[i];
+    out << i << "," << step[i] << "," << segment_kind_name(s.kind) << "," << csv_field(s.label)
+        << "," << csv_field(node_name(graph, s.nodes.front())) << ","
+        << (s.cost.fused ? "yes" : "no") << "," << num(c.latency_s) << "," << num(c.energy_pj)
+        << "," << num(c.dram_words) << "," << num(c.buffer_words) << "," << num(c.macs) << ","
+        << csv_field(s.cost.restreamed) << "," << num(s.cost.dram_words) << ","
+        << csv_field(kept_on_chip(s, schedule, graph));
+    dma(c.dma_units);
   }
-  row("total", "", "", "", false, plan.fusion.total, "");
+  const ScheduleTotals &t = schedule.total;
+  out << "total,,,,,no," << num(t.latency_s) << "," << num(t.energy_pj) << "," << num(t.dram_words)
+      << "," << num(schedule.peak_words) << "," << num(t.macs) << ",,"
+      << num(plan.fusion.total.dram_words) << ",";
+  dma(t.dma_units);
   return out.str();
 }
 

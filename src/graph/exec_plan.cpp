@@ -18,6 +18,17 @@ void add_tensor_buffers(const Graph &graph, ExecPlan &plan) {
   }
 }
 
+std::vector<BufferSpan> buffer_spans(const ExecPlan &plan) {
+  std::vector<BufferSpan> spans(plan.buffers.size());
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    for (const BufferAccess &a : plan.steps[i].accesses) {
+      BufferSpan &span = spans[static_cast<size_t>(a.buffer)];
+      span.first = span.first < 0 ? static_cast<int>(i) : span.first;
+      span.last = static_cast<int>(i);
+    }
+  return spans;
+}
+
 ExecPlan whole_node_plan(const Graph &graph) {
   ExecPlan plan;
   add_tensor_buffers(graph, plan);

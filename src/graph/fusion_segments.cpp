@@ -63,8 +63,10 @@ public:
     for (size_t v = 0; v < g_.nodes.size(); ++v)
       if (!covered_[v])
         add_standalone(static_cast<int>(v));
-    std::sort(plan_.segments.begin(), plan_.segments.end(),
-              [](const Segment &a, const Segment &b) { return a.nodes.front() < b.nodes.front(); });
+    for (std::vector<Segment> *segments : {&plan_.segments, &plan_.unfused})
+      std::sort(segments->begin(), segments->end(), [](const Segment &a, const Segment &b) {
+        return a.nodes.front() < b.nodes.front();
+      });
     for (const Segment &s : plan_.segments)
       add_to_total(s);
     plan_.total.front = std::move(network_front_);
@@ -143,6 +145,7 @@ private:
       s.nodes.insert(s.nodes.end(), u->attached.begin(), u->attached.end());
     }
     s.label = label(s.nodes);
+    s.graph_tensors = segment_graph_tensors(g_, nodes);
     const Workload workload = *lower_segment(g_, nodes);
     std::optional<SegmentOutcome> outcome =
         b ? searcher_.best_fused(workload) : searcher_.best(workload);
@@ -185,6 +188,7 @@ private:
     }
     for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
       plan_.segments.push_back(take_pair[i] ? *pair[i] : single[i]);
+    plan_.unfused.insert(plan_.unfused.end(), single.begin(), single.end());
     network_front_ = minkowski_sum(network_front_, path_front(single, pair), PlanFrontPolicy{});
     done_ += n;
     if (options_.progress)
@@ -207,35 +211,12 @@ private:
     return out;
   }
 
-  /// A vector or movement node run on its own: operands to and from DRAM, vector work.
   void add_standalone(int v) {
-    Segment s;
-    s.kind = is_movement(g_.node(v).kind) ? SegmentKind::Movement : SegmentKind::Vector;
-    s.nodes = {v};
-    s.label = g_.node(v).name;
     const bool eliminated =
         options_.movement && options_.movement->eliminated[static_cast<size_t>(v)];
-    if (!eliminated) {
-      const CostWeights w = cost_weights(hw_, options_.search.latency_model);
-      double reads = node_weight_words(g_, v), writes = 0;
-      for (int t : g_.node(v).inputs)
-        reads += g_.tensor(t).kind == TensorKind::Weight
-                     ? 0
-                     : static_cast<double>(element_count(g_.tensor(t).shape));
-      for (int t : g_.node(v).outputs)
-        writes += static_cast<double>(element_count(g_.tensor(t).shape));
-      MetricTotals totals;
-      totals.dram_reads = reads;
-      totals.dram_writes = writes;
-      totals.vector_ops = node_vector_ops(g_, v);
-      const Objectives o = objectives(totals, w); // the search's latency model applies here too
-      s.cost.latency_s = o.latency_s;
-      s.cost.energy_pj = o.energy_pj;
-      s.cost.dram_words = reads + writes;
-      s.cost.dma_units = dma_unit_loads(reads, writes, hw_);
-    }
-    s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
+    Segment s = standalone_segment(g_, hw_, v, options_.search.latency_model, eliminated);
     network_front_ = minkowski_sum(network_front_, s.cost.front, PlanFrontPolicy{});
+    plan_.unfused.push_back(s);
     plan_.segments.push_back(std::move(s));
   }
 
@@ -267,6 +248,37 @@ private:
 
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options) {
   return FusionPlanner(graph, hw, options).run();
+}
+
+Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, LatencyModel model,
+                           bool eliminated) {
+  const GraphNode &n = graph.node(node);
+  Segment s;
+  s.kind = is_movement(n.kind) ? SegmentKind::Movement : SegmentKind::Vector;
+  s.nodes = {node};
+  s.label = n.name;
+  s.eliminated = eliminated;
+  if (!eliminated) {
+    SegmentPart part;
+    part.totals.dram_reads = node_weight_words(graph, node);
+    part.totals.vector_ops = node_vector_ops(graph, node);
+    const auto add = [&](int t, bool write) {
+      const GraphTensor &tensor = graph.tensor(t);
+      if (tensor.kind == TensorKind::Weight)
+        return;
+      const auto words = static_cast<double>(element_count(tensor.shape));
+      (write ? part.totals.dram_writes : part.totals.dram_reads) += words;
+      part.tensors.push_back({tensor.name, write ? 0 : words, write ? words : 0});
+      s.graph_tensors[tensor.name] = t;
+    };
+    for (int t : n.inputs)
+      add(t, false);
+    for (int t : n.outputs)
+      add(t, true);
+    s.cost = sequence_cost({std::move(part)}, hw, model); // the search's latency model applies
+  }
+  s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
+  return s;
 }
 
 } // namespace dse

@@ -2,6 +2,7 @@
 // one trip); tensors get canonical names so that equal layers give equal workloads.
 #include "dse/graph/lowering.hpp"
 
+#include <map>
 #include <sstream>
 
 namespace dse {
@@ -31,6 +32,7 @@ public:
     if (!ok)
       return false;
     result_ = op.einsum.output.tensor;
+    last_node_ = node;
     w_.ops.push_back(std::move(op));
     if (n.kind == NodeKind::Gemm && n.inputs.size() == 3)
       attach(n.name + ".bias", 1, -1);
@@ -42,6 +44,15 @@ public:
     const int over =
         n.kind == NodeKind::Softmax ? result_dims_.at(static_cast<size_t>(n.attrs.axis)) : kUnit;
     attach(n.name, n.attrs.ops_per_element, over);
+    last_node_ = node;
+  }
+
+  /// The graph tensor behind each of the workload's tensors read or written outside it: the
+  /// inputs the segment reads from the graph, and its result.
+  std::map<std::string, int> graph_tensors() const {
+    std::map<std::string, int> out = operands_;
+    out[result_] = graph_.node(last_node_).outputs[0];
+    return out;
   }
 
   Workload take(const std::string &name) {
@@ -86,6 +97,13 @@ private:
   }
 
   std::string tensor_name(const char *role) const { return role + std::to_string(op_); }
+
+  /// Binds the compute node's first operand (unless it is the current result) and its second.
+  void bind_operands(const GraphNode &n, bool reads_result, const char *first, const char *second) {
+    if (!reads_result)
+      operands_[tensor_name(first)] = n.inputs[0];
+    operands_[tensor_name(second)] = n.inputs[1];
+  }
 
   void attach(const std::string &name, double ops_per_element, int over) {
     Operator op;
@@ -133,6 +151,7 @@ private:
                                          expr({{p, 1}}), expr({{q, 1}})});
     e.inputs.push_back(access(tensor_name("W"), {expr({{g, 1}}), expr({{k, 1}}), expr({{c, 1}}),
                                                  expr({{r, 1}}), expr({{s, 1}})}));
+    bind_operands(n, reads_result, "X", "W");
     IndexExpr rows = expr({{p, a.strides[0]}, {r, a.dilations[0]}});
     IndexExpr cols = expr({{q, a.strides[1]}, {s, a.dilations[1]}});
     if (reads_result) {
@@ -181,6 +200,7 @@ private:
     e.output = access(tensor_name("Y"), ya);
     e.inputs.push_back(access(reads_result ? result_ : tensor_name("A"), aa));
     e.inputs.push_back(access(tensor_name("B"), ba));
+    bind_operands(n, reads_result, "A", "B");
     out.push_back(m);
     out.push_back(nn);
     result_dims_ = out;
@@ -202,6 +222,8 @@ private:
   int op_ = 0;
   std::string result_;
   AxisDims result_dims_;
+  int last_node_ = -1;
+  std::map<std::string, int> operands_; // workload tensor -> graph tensor, results aside
 };
 
 } // namespace
@@ -218,21 +240,40 @@ bool is_attachable(const Graph &graph, int node) {
          graph.tensor(n.outputs[0]).shape == graph.tensor(graph.data_input(node)).shape;
 }
 
-std::optional<Workload> lower_segment(const Graph &graph, const SegmentNodes &segment) {
-  SegmentLowering lowering(graph);
+namespace {
+
+/// Lowers the segment's nodes into `lowering`; false if the consumer cannot read the result.
+bool lower_nodes(const SegmentNodes &segment, SegmentLowering &lowering) {
   if (!lowering.add_compute(segment.producer, false))
-    return std::nullopt;
+    return false;
   for (int a : segment.producer_attached)
     lowering.add_attached(a);
+  if (segment.consumer < 0)
+    return true;
+  if (!lowering.add_compute(segment.consumer, true))
+    return false;
+  for (int a : segment.consumer_attached)
+    lowering.add_attached(a);
+  return true;
+}
+
+} // namespace
+
+std::optional<Workload> lower_segment(const Graph &graph, const SegmentNodes &segment) {
+  SegmentLowering lowering(graph);
+  if (!lower_nodes(segment, lowering))
+    return std::nullopt;
   std::string name = graph.node(segment.producer).name;
-  if (segment.consumer >= 0) {
-    if (!lowering.add_compute(segment.consumer, true))
-      return std::nullopt;
-    for (int a : segment.consumer_attached)
-      lowering.add_attached(a);
+  if (segment.consumer >= 0)
     name += "+" + graph.node(segment.consumer).name;
-  }
   return lowering.take(name);
+}
+
+std::map<std::string, int> segment_graph_tensors(const Graph &graph, const SegmentNodes &segment) {
+  SegmentLowering lowering(graph);
+  if (!lower_nodes(segment, lowering))
+    return {};
+  return lowering.graph_tensors();
 }
 
 std::string workload_key(const Workload &workload) {

@@ -20,22 +20,14 @@ class Simulator {
 public:
   Simulator(const ExecPlan &plan, const Hardware &hw, double capacity)
       : plan_(plan), capacity_(capacity), weights_(cost_weights(hw, LatencyModel::Roofline)),
-        array_(static_cast<double>(hw.effective_rows() * hw.effective_cols())) {
+        array_(static_cast<double>(hw.effective_rows() * hw.effective_cols())),
+        spans_(buffer_spans(plan)) {
     const size_t n = plan.buffers.size();
-    first_.assign(n, -1);
-    last_.assign(n, -1);
-    for (size_t i = 0; i < plan.steps.size(); ++i)
-      for (const BufferAccess &a : plan.steps[i].accesses) {
-        const auto b = static_cast<size_t>(a.buffer);
-        if (first_[b] < 0)
-          first_[b] = static_cast<int>(i);
-        last_[b] = static_cast<int>(i);
-      }
     result_.spilled.assign(n, false);
     live_at_.resize(plan.steps.size());
     for (size_t b = 0; b < n; ++b) {
       result_.spilled[b] = plan.buffers[b].dram_only;
-      for (int i = first_[b]; i >= 0 && i <= last_[b]; ++i)
+      for (int i = spans_[b].first; i >= 0 && i <= spans_[b].last; ++i)
         live_at_[static_cast<size_t>(i)].push_back(b);
     }
   }
@@ -84,7 +76,7 @@ private:
       result_.spilled[b] = true;
       resident -= plan_.buffers[b].words;
       // Already on chip (produced or loaded at an earlier step): write it out once.
-      if (first_[b] < step && !plan_.buffers[b].graph_input) {
+      if (spans_[b].first < step && !plan_.buffers[b].graph_input) {
         write(plan_.buffers[b].words);
         result_.spill_words += plan_.buffers[b].words;
       }
@@ -95,8 +87,8 @@ private:
     const PlanStep &s = plan_.steps[static_cast<size_t>(step)];
     StepMemory m;
     step_reads_ = step_writes_ = 0;
-    double resident = s.weight_words;
-    m.demand_words = s.weight_words;
+    double resident = s.weight_words + s.working_words;
+    m.demand_words = resident;
     m.operand_words = s.weight_words;
     for (size_t b : live_at_[static_cast<size_t>(step)]) {
       if (plan_.buffers[b].dram_only)
@@ -118,12 +110,12 @@ private:
           read(a.words);
         if (!buffer.dram_only)
           result_.spill_words += a.words;
-      } else if (buffer.graph_input && first_[b] == step) {
+      } else if (buffer.graph_input && spans_[b].first == step) {
         read(buffer.words);
       }
     }
     for (size_t b : live_at_[static_cast<size_t>(step)])
-      if (plan_.buffers[b].graph_output && last_[b] == step && !result_.spilled[b])
+      if (plan_.buffers[b].graph_output && spans_[b].last == step && !result_.spilled[b])
         write(plan_.buffers[b].words);
     read(s.weight_words);
     m.resident_words = resident;
@@ -141,8 +133,7 @@ private:
   double capacity_;
   CostWeights weights_;
   double array_;
-  std::vector<int> first_;
-  std::vector<int> last_;
+  std::vector<BufferSpan> spans_;
   std::vector<std::vector<size_t>> live_at_; // buffers live at each step, ascending
   SimulationResult result_;
   double step_reads_ = 0; // DRAM words read and written during the current step

@@ -6,8 +6,8 @@
 namespace dse {
 
 double NetworkPlan::compression() const {
-  const double before = memory_before.peak_words.at(0);
-  return before > 0 ? 1 - memory_after.peak_words.at(0) / before : 0;
+  const double before = memory_before.peak_words;
+  return before > 0 ? 1 - memory_after.peak_words / before : 0;
 }
 
 NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOptions &options) {
@@ -23,6 +23,7 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
   if (options.search_segments) {
     FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
     plan.fusion = plan_fusion(graph, hw, fusion);
+    plan.schedule = schedule_network(graph, hw, plan.fusion, options.search.latency_model);
   }
   plan.layout = plan_layout(graph, hw);
   plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

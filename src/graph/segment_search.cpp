@@ -34,19 +34,34 @@ double tensor_words(const Workload &w, const TensorAccess &access) {
   return words;
 }
 
-/// "W0 x3.2": the input read most often per word under the point's loop order, if re-read.
-std::string restreamed_operand(const ExploreResult &r, const FrontPoint &point, const Hardware &hw,
-                               LatencyModel model) {
-  std::string best;
-  double most = 1;
+/// Each part of the point with the DRAM words of its tensors.
+std::vector<SegmentPart> parts_of(const ExploreResult &r, const FrontPoint &point,
+                                  const Hardware &hw, LatencyModel model) {
+  std::vector<SegmentPart> parts;
   for (const MappingPart &part : point.parts) {
     const Problem &p = r.problems[part.problem];
     const MappingReport report = evaluate_mapping(p, part.candidate, part.tiling, hw, model);
+    SegmentPart out{part.totals, {}};
+    for (size_t t = 0; t < p.tensors.size(); ++t)
+      out.tensors.push_back(
+          {p.tensors[t].name, report.tensors[t].dram_reads, report.tensors[t].dram_writes});
+    parts.push_back(std::move(out));
+  }
+  return parts;
+}
+
+/// "W0 x3.2": the input read most often per word under the point's loop order, if re-read.
+std::string restreamed_operand(const ExploreResult &r, const FrontPoint &point,
+                               const std::vector<SegmentPart> &parts) {
+  std::string best;
+  double most = 1;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const Problem &p = r.problems[point.parts[i].problem];
     for (size_t t = 0; t < p.tensors.size(); ++t) {
       if (p.tensors[t].role != TensorRole::Input)
         continue;
       const double factor =
-          report.tensors[t].dram_reads / tensor_words(*p.workload, p.tensors[t].access);
+          parts[i].tensors[t].reads / tensor_words(*p.workload, p.tensors[t].access);
       if (factor > most * (1 + 1e-9)) {
         most = factor;
         std::ostringstream out;
@@ -65,6 +80,22 @@ bool runs_fused(const ExploreResult &r, const FrontPoint &point) {
 }
 
 } // namespace
+
+SegmentCost sequence_cost(std::vector<SegmentPart> parts, const Hardware &hw, LatencyModel model) {
+  const CostWeights w = cost_weights(hw, model);
+  SegmentCost c;
+  for (const SegmentPart &part : parts) {
+    const Objectives o = objectives(part.totals, w);
+    c.latency_s += o.latency_s;
+    c.energy_pj += o.energy_pj;
+    c.dram_words += o.dram_words;
+    c.buffer_words = std::max(c.buffer_words, o.buffer_words);
+    c.macs += part.totals.macs;
+    add_dma_loads(c.dma_units, dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw));
+  }
+  c.parts = std::move(parts);
+  return c;
+}
 
 std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
   if (objective_ == PlanObjective::Latency)
@@ -90,7 +121,8 @@ SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &p
     add_dma_loads(c.dma_units,
                   dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));
   }
-  c.restreamed = restreamed_operand(r, pick, hw_, options_.latency_model);
+  c.parts = parts_of(r, pick, hw_, options_.latency_model);
+  c.restreamed = restreamed_operand(r, pick, c.parts);
   return c;
 }
 

@@ -27,11 +27,15 @@ TEST(NetworkReport, ReportsOfTheTinyNetwork) {
   const NetworkPlan p = plan_network(g, hw, cheap_network_options());
   const std::string summary = network_summary(p, g, hw, cheap_network_options());
   EXPECT_NE(summary.find("network tiny-cnn"), std::string::npos) << summary;
-  EXPECT_NE(summary.find("memory compression (GB)"), std::string::npos) << summary;
+  EXPECT_NE(summary.find("GB peak (capacity 20000): "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("; memory compression "), std::string::npos) << summary;
+  for (const char *pass : {"fusion", "on-chip residency", "movement elimination"})
+    EXPECT_NE(summary.find("\n  without " + std::string(pass) + ": latency "), std::string::npos)
+        << summary;
   const std::string hotspots = hotspot_report(p, g);
   EXPECT_EQ(hotspots.rfind("hotspots before splitting:\n  GB: steps", 0), 0u) << hotspots;
   const std::string segments = segments_csv(p, g, hw);
-  EXPECT_EQ(segments.rfind("segment,kind,nodes,first_node,fused,", 0), 0u);
+  EXPECT_EQ(segments.rfind("segment,step,kind,nodes,first_node,fused,", 0), 0u);
   EXPECT_NE(segments.find("\ntotal,"), std::string::npos);
   // One line per segment plus the header and the total.
   EXPECT_EQ(std::count(segments.begin(), segments.end(), '\n'),
@@ -48,14 +52,14 @@ TEST(NetworkReport, DspReportsNameEachDmaUnit) {
   const Graph g = load_network(repo_file("networks/tiny-cnn.yaml"));
   const NetworkPlan p = plan_network(g, hw, cheap_network_options());
   const std::string csv = segments_csv(p, g, hw);
-  EXPECT_NE(csv.find(",restreamed,dma0_words,dma0_cycles,dma1_words,"), std::string::npos);
+  EXPECT_NE(csv.find(",kept_on_chip,dma0_words,dma0_cycles,dma1_words,"), std::string::npos);
   EXPECT_NE(network_summary(p, g, hw, cheap_network_options())
                 .find("DMA units (balanced load, summed over segments):\n    dma0: "),
             std::string::npos);
 }
 
-// The summary's totals are the segments.csv total row, all digits, where 6 significant digits
-// would have rounded them.
+// The summary's totals are the schedule's, the segments.csv total row, all digits, where 6
+// significant digits would have rounded them.
 TEST(NetworkReport, SummaryPrintsExactTotals) {
   const Graph g = load_network(repo_file("networks/tiny-cnn.yaml"));
   const Hardware hw = tiny_hardware(20000);
@@ -68,12 +72,14 @@ TEST(NetworkReport, SummaryPrintsExactTotals) {
   const std::string macs = segments.text(total, "macs");
   const std::string energy = segments.text(total, "energy_pj");
   const std::string dram = segments.text(total, "dram_words");
-  EXPECT_EQ(macs, std::to_string(static_cast<long long>(p.fusion.total.macs)));
-  EXPECT_EQ(std::stod(energy), p.fusion.total.energy_pj);
-  EXPECT_EQ(std::stod(dram), p.fusion.total.dram_words);
+  const ScheduleTotals &t = p.schedule.total;
+  EXPECT_EQ(macs, std::to_string(static_cast<long long>(t.macs)));
+  EXPECT_EQ(std::stod(energy), t.energy_pj);
+  EXPECT_EQ(std::stod(dram), t.dram_words);
+  EXPECT_EQ(std::stod(segments.text(total, "dram_words_through")), p.fusion.total.dram_words);
   // Above 999999 MACs and pJ: 6 significant digits lose the last ones.
-  EXPECT_NE(six_digits(p.fusion.total.macs), macs);
-  EXPECT_NE(six_digits(p.fusion.total.energy_pj), energy);
+  EXPECT_NE(six_digits(t.macs), macs);
+  EXPECT_NE(six_digits(t.energy_pj), energy);
   EXPECT_NE(summary.find(" pJ, DRAM " + dram + " words, MACs " + macs + "\n"), std::string::npos)
       << summary;
   EXPECT_NE(summary.find("energy " + energy + " pJ, DRAM "), std::string::npos) << summary;

@@ -12,7 +12,7 @@ namespace dse {
 namespace {
 
 void check_plan(const Graph &g, const NetworkPlan &p) {
-  EXPECT_LE(p.memory_after.peak_words[0], p.memory_before.peak_words[0]) << g.name;
+  EXPECT_LE(p.memory_after.peak_words, p.memory_before.peak_words) << g.name;
   EXPECT_GE(p.compression(), 0);
   EXPECT_LE(p.split.after.energy_pj, p.split.before.energy_pj * (1 + 1e-12)) << g.name;
   for (const Segment &s : p.fusion.segments)

@@ -29,7 +29,8 @@ struct PlanStep {
   int part = -1;   // part of a split region; -1 for a whole node
   int region = -1; // index of the split region it belongs to, or -1
   std::vector<BufferAccess> accesses;
-  double weight_words = 0; // weights read from DRAM for this step and held while it runs
+  double weight_words = 0;  // weights read from DRAM for this step and held while it runs
+  double working_words = 0; // other words held on chip while it runs (tiles), not from a buffer
   double macs = 0;
   double vector_ops = 0;
 };
@@ -38,6 +39,16 @@ struct ExecPlan {
   std::vector<PlanBuffer> buffers;
   std::vector<PlanStep> steps;
 };
+
+/// The steps from a buffer's first access to its last, when it is live (-1 for both: never).
+struct BufferSpan {
+  int first = -1;
+  int last = -1;
+  bool live_at(int step) const { return first >= 0 && first <= step && step <= last; }
+};
+
+/// Each buffer's span over the plan's steps.
+std::vector<BufferSpan> buffer_spans(const ExecPlan &plan);
 
 /// One step per node in graph order, one buffer per activation and graph input.
 ExecPlan whole_node_plan(const Graph &graph);

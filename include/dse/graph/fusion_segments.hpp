@@ -5,6 +5,7 @@
 // recursion over fronts (Minkowski sums and unions) traces the network's latency-energy front.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct Segment {
   std::string label;               // node names joined by '+'
   std::optional<UserError> no_fit; // a searched segment that no mapping fits: why
   SegmentCost cost;
+  std::map<std::string, int> graph_tensors; // the graph tensor behind each tensor cost.parts name
+  bool eliminated = false;                  // a movement node that moves nothing: an alias
 
   bool feasible() const { return !no_fit; }
 };
@@ -37,6 +40,7 @@ struct FusionOptions {
 
 struct FusionPlan {
   std::vector<Segment> segments; // in graph order of their first node
+  std::vector<Segment> unfused;  // the same graph with every compute node on its own
   /// Sums over the segments; total.front is the network's latency-energy front over every
   /// segmentation and every segment's front point.
   SegmentCost total;
@@ -47,5 +51,10 @@ struct FusionPlan {
 /// Throws the search's UserError, naming the segment, when a segment of the best plan fits no
 /// mapping (a node that fits on its own is never fused into an infeasible pair).
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options);
+
+/// A vector or movement node run on its own, its operands to and from DRAM; an eliminated
+/// movement node moves and costs nothing.
+Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, LatencyModel model,
+                           bool eliminated);
 
 } // namespace dse

@@ -1,5 +1,6 @@
-// Memory hotspots (VMOC): live words per step and per on-chip level, the runs of steps whose
-// live words exceed a level's capacity, and the operators and tensors that set each peak.
+// Memory hotspots (VMOC): live words per step in the global buffer (the one level that holds
+// whole tensors), the runs of steps whose live words exceed its capacity, and the operators and
+// tensors that set each peak.
 #pragma once
 
 #include <string>
@@ -10,20 +11,8 @@
 
 namespace dse {
 
-/// An on-chip level checked by planning. The global buffer holds every live tensor; an inner
-/// level (per core) holds the running step's operands split over the cores.
-struct PlannedLevel {
-  std::string name;
-  double capacity_words = 0;
-  bool shared = true; // the global level
-};
-
-/// The global buffer, then each inner level with a capacity.
-std::vector<PlannedLevel> planned_levels(const Hardware &hw);
-
-/// A maximal run of consecutive steps above a level's capacity.
+/// A maximal run of consecutive steps above the global buffer's capacity.
 struct Hotspot {
-  size_t level = 0;
   int first_step = 0;
   int last_step = 0;
   int peak_step = 0;
@@ -34,11 +23,12 @@ struct Hotspot {
 };
 
 struct MemoryReport {
-  std::vector<PlannedLevel> levels;
-  std::vector<std::vector<double>> live_words; // [level][step]
-  std::vector<double> peak_words;              // per level
-  std::vector<int> peak_step;                  // per level
-  std::vector<Hotspot> hotspots;               // by level, then step
+  std::string level; // the global buffer's name
+  double capacity_words = 0;
+  std::vector<double> live_words; // per step
+  double peak_words = 0;
+  int peak_step = -1;
+  std::vector<Hotspot> hotspots; // by step
 };
 
 MemoryReport memory_report(const ExecPlan &plan, const SimulationResult &simulation,

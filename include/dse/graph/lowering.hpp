@@ -3,6 +3,7 @@
 // single-input vector nodes attached to the einsum whose result they read.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,11 @@ bool is_attachable(const Graph &graph, int node);
 /// The workload of a segment; nothing if the consumer cannot read the producer's result with
 /// bare indices (a strided, windowed or grouped read), which the engine cannot fuse.
 std::optional<Workload> lower_segment(const Graph &graph, const SegmentNodes &segment);
+
+/// The graph tensor behind each tensor of the segment's workload that lives outside it (its
+/// inputs, weights included, and its result), by workload tensor name; empty when the segment
+/// cannot be lowered.
+std::map<std::string, int> segment_graph_tensors(const Graph &graph, const SegmentNodes &segment);
 
 /// Canonical text of a workload's einsums and sizes: equal keys mean equal searches.
 std::string workload_key(const Workload &workload);

@@ -1,6 +1,7 @@
 // The graph-level pipeline of `dse network`, one pass per line: movement elimination, bank
 // mapping, memory hotspots, adaptive splitting, fusion segments searched by the matrix engine,
-// and layout/parallelism planning.
+// the one schedule they make with tensors kept on chip between segments, and layout/parallelism
+// planning.
 #pragma once
 
 #include "dse/graph/adaptive_split.hpp"
@@ -9,6 +10,7 @@
 #include "dse/graph/hotspots.hpp"
 #include "dse/graph/layout_planner.hpp"
 #include "dse/graph/movement_elimination.hpp"
+#include "dse/graph/network_schedule.hpp"
 
 namespace dse {
 
@@ -27,6 +29,7 @@ struct NetworkPlan {
   MemoryReport memory_before; // hotspots of the whole-node plan
   MemoryReport memory_after;  // with the split regions as super-nodes
   FusionPlan fusion;          // empty when search_segments is false
+  NetworkSchedule schedule;   // of the fusion segments; empty when search_segments is false
   LayoutPlan layout;
   double seconds = 0;
 

@@ -16,6 +16,20 @@
 
 namespace dse {
 
+/// The DRAM words one part of a mapping moves for one tensor of its workload.
+struct TensorDramWords {
+  std::string tensor;
+  double reads = 0;
+  double writes = 0;
+};
+
+/// One part of a segment's mapping (operators searched apart run one after another): its counts
+/// and the DRAM words behind them, per tensor.
+struct SegmentPart {
+  MetricTotals totals;
+  std::vector<TensorDramWords> tensors;
+};
+
 /// The best mapping of a segment for one objective, and the segment's whole front.
 struct SegmentCost {
   double latency_s = 0;
@@ -26,8 +40,13 @@ struct SegmentCost {
   bool fused = false;                 // the best point runs a producer->consumer pair fused
   std::string restreamed;             // the operand read from DRAM most often per word (loop order)
   std::vector<DmaUnitLoad> dma_units; // the DRAM words per DMA unit (empty without units)
+  std::vector<SegmentPart> parts;     // of the best point, in the order they run
   CostFront front; // every latency-energy trade-off of the segment, the best point among them
 };
+
+/// The latency, energy, DRAM words, MACs, buffer words and DMA loads of `parts` run one after
+/// another (the search's objectives of each part, summed); the parts kept.
+SegmentCost sequence_cost(std::vector<SegmentPart> parts, const Hardware &hw, LatencyModel model);
 
 /// A segment's search: its best mapping, or explore's error when no mapping fits.
 struct SegmentOutcome {

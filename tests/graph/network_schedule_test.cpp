@@ -1,0 +1,182 @@
+// Tests of src/graph/network_schedule.cpp: the one schedule of a network. With every tensor
+// through DRAM it is the sum of the segment searches' own points; the tensors it keeps on chip
+// fit beside every running segment's tiles, are passed between segments, and take exactly their
+// DRAM words out of the segments' counts; latency and energy never grow.
+#include "dse/graph/network_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include "dse/graph/node_work.hpp"
+#include "test_graphs.hpp"
+
+namespace dse {
+namespace {
+
+using testing::cheap_network_options;
+using testing::tiny_hardware;
+
+NetworkPlan plan_of(const Graph &g, const Hardware &hw) {
+  return plan_network(g, hw, cheap_network_options());
+}
+
+const ScheduleTotals &without(const NetworkSchedule &s, const std::string &pass) {
+  for (const PassContribution &c : s.contributions)
+    if (c.pass == pass)
+      return c.without;
+  throw std::logic_error("no pass " + pass);
+}
+
+void expect_near(double a, double b, const std::string &what) {
+  EXPECT_NEAR(a, b, 1e-9 * std::max(std::abs(a), std::abs(b))) << what;
+}
+
+/// The step at which each segment runs.
+std::vector<size_t> steps_of(const NetworkSchedule &s) {
+  std::vector<size_t> step(s.order.size());
+  for (size_t k = 0; k < s.order.size(); ++k)
+    step[static_cast<size_t>(s.order[k])] = k;
+  return step;
+}
+
+/// Every property of the schedule of `g` on `hw`, checked from the segments' own counts.
+void check_schedule(const Graph &g, const Hardware &hw) {
+  SCOPED_TRACE(g.name + " on " + std::to_string(hw.gb_capacity_words()) + " words");
+  const NetworkPlan p = plan_of(g, hw);
+  const NetworkSchedule &s = p.schedule;
+  const std::vector<Segment> &segments = p.fusion.segments;
+  ASSERT_EQ(s.order.size(), segments.size());
+  ASSERT_EQ(s.costs.size(), segments.size());
+
+  // Every tensor through DRAM: the segments' searched points, summed.
+  const ScheduleTotals &through = without(s, "on-chip residency");
+  expect_near(through.latency_s, p.fusion.total.latency_s, "latency through DRAM");
+  expect_near(through.energy_pj, p.fusion.total.energy_pj, "energy through DRAM");
+  expect_near(through.dram_words, p.fusion.total.dram_words, "DRAM words through DRAM");
+  EXPECT_LE(s.total.dram_words, through.dram_words);
+  EXPECT_LE(s.total.latency_s, through.latency_s * (1 + 1e-12));
+  EXPECT_LE(s.total.energy_pj, through.energy_pj * (1 + 1e-12));
+  expect_near(s.total.macs, p.fusion.total.macs, "MACs");
+
+  // Which segment writes each tensor, and the last step that reads it.
+  const std::vector<size_t> step = steps_of(s);
+  std::vector<int> writer(g.tensors.size(), -1);
+  std::vector<size_t> last_read(g.tensors.size(), 0);
+  std::vector<int> readers(g.tensors.size(), 0);
+  double moved = 0; // DRAM words the segments' own points move for resident tensors
+  for (size_t i = 0; i < segments.size(); ++i) {
+    for (const auto &[name, t] : segments[i].graph_tensors) {
+      const auto u = static_cast<size_t>(t);
+      const bool writes = std::find(segments[i].nodes.begin(), segments[i].nodes.end(),
+                                    g.tensor(t).producer) != segments[i].nodes.end();
+      if (writes) {
+        writer[u] = static_cast<int>(i);
+      } else {
+        ++readers[u];
+        last_read[u] = std::max(last_read[u], step[i]);
+      }
+    }
+    for (const SegmentPart &part : segments[i].cost.parts)
+      for (const TensorDramWords &t : part.tensors) {
+        const auto bound = segments[i].graph_tensors.find(t.tensor);
+        if (bound != segments[i].graph_tensors.end() &&
+            s.resident[static_cast<size_t>(bound->second)])
+          moved += t.reads + t.writes;
+      }
+  }
+  expect_near(s.total.dram_words, through.dram_words - moved, "DRAM words kept on chip");
+
+  // Resident tensors are activations passed from one segment to others, and fit.
+  std::vector<double> held(segments.size(), 0);
+  for (size_t i = 0; i < segments.size(); ++i)
+    held[step[i]] = segments[i].eliminated ? 0 : segments[i].cost.buffer_words;
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    if (!s.resident[t])
+      continue;
+    const GraphTensor &tensor = g.tensors[t];
+    SCOPED_TRACE(tensor.name);
+    EXPECT_EQ(tensor.kind, TensorKind::Activation);
+    EXPECT_FALSE(tensor.is_output);
+    const int producer = tensor.producer;
+    ASSERT_GE(producer, 0);
+    const int w = writer[t];
+    if (w < 0) { // the output of an eliminated movement node: its input's storage
+      bool aliased = false;
+      for (const Segment &segment : segments)
+        aliased |= segment.eliminated && segment.nodes.front() == producer;
+      EXPECT_TRUE(aliased);
+      continue;
+    }
+    if (segments[static_cast<size_t>(w)].eliminated)
+      continue;
+    for (size_t k = step[static_cast<size_t>(w)]; k <= last_read[t] && readers[t] > 0; ++k)
+      held[k] += static_cast<double>(element_count(tensor.shape));
+  }
+  for (size_t k = 0; k < held.size(); ++k)
+    EXPECT_LE(held[k], s.capacity_words) << "step " << k;
+  EXPECT_LE(s.peak_words, s.capacity_words);
+}
+
+TEST(NetworkSchedule, ThroughDramItIsTheSegmentsSumAndWhatStaysOnChipFits) {
+  const Graph tiny = load_network(testing::repo_file("networks/tiny-cnn.yaml"));
+  const Graph chain = parse_graph_yaml(testing::kConvChain, "c.yaml");
+  for (long capacity : {3000L, 20000L, 100000L, 1000000L}) {
+    check_schedule(tiny, tiny_hardware(capacity));
+    check_schedule(chain, tiny_hardware(capacity));
+  }
+  check_schedule(load_network(testing::repo_file("networks/resnet18.onnx")),
+                 load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml")));
+}
+
+TEST(NetworkSchedule, AmpleBufferKeepsEveryIntermediateOnChip) {
+  const Graph g = parse_graph_yaml(testing::kConvChain, "c.yaml");
+  const NetworkPlan p = plan_of(g, tiny_hardware(1000000));
+  // Only the input x, the weights and the output z cross DRAM.
+  for (size_t i = 0; i < p.fusion.segments.size(); ++i)
+    for (const SegmentPart &part : p.schedule.costs[i].parts)
+      for (const TensorDramWords &t : part.tensors) {
+        const Segment &s = p.fusion.segments[i];
+        const auto bound = s.graph_tensors.find(t.tensor);
+        if (bound == s.graph_tensors.end())
+          continue; // internal to the segment
+        const GraphTensor &tensor = g.tensor(bound->second);
+        if (tensor.kind == TensorKind::Activation && !tensor.is_output) {
+          EXPECT_EQ(t.reads + t.writes, 0) << s.label << " " << tensor.name;
+        }
+      }
+  // Each intermediate is inside a segment (a fused pair's, or an attached activation's input)
+  // or kept on chip between two.
+  int kept = 0;
+  for (const char *name : {"y1", "a1", "y2", "a2"}) {
+    const int t = g.tensor_index(name);
+    bool bound = false;
+    for (const Segment &s : p.fusion.segments)
+      for (const auto &entry : s.graph_tensors)
+        bound |= entry.second == t;
+    EXPECT_EQ(p.schedule.resident[static_cast<size_t>(t)], bound) << name;
+    kept += bound ? 1 : 0;
+  }
+  EXPECT_GT(kept, 0);
+  EXPECT_LT(p.schedule.total.dram_words, p.fusion.total.dram_words);
+}
+
+TEST(NetworkSchedule, FusionAndMovementEliminationAreMeasuredOnTheSameSchedule) {
+  const Graph g = load_network(testing::repo_file("networks/tiny-cnn.yaml"));
+  const NetworkPlan p = plan_of(g, tiny_hardware(20000));
+  ASSERT_EQ(p.schedule.contributions.size(), 3u);
+  // Every segment alone: the singles the dynamic program compared the pairs with.
+  size_t computes = 0;
+  for (const GraphNode &n : g.nodes)
+    computes += is_compute(n.kind) ? 1 : 0;
+  size_t singles = 0;
+  for (const Segment &s : p.fusion.unfused)
+    singles += s.kind == SegmentKind::Single ? 1 : 0;
+  EXPECT_EQ(singles, computes);
+  // The flatten moves nothing in the schedule; as a copy it reads and writes DRAM unless both
+  // of its tensors stay on chip.
+  const ScheduleTotals &copies = without(p.schedule, "movement elimination");
+  EXPECT_GE(copies.dram_words, p.schedule.total.dram_words);
+  expect_near(copies.macs, p.schedule.total.macs, "MACs with copies");
+}
+
+} // namespace
+} // namespace dse
