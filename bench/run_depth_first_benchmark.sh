@@ -80,7 +80,8 @@ front "MLP block unfused" workloads/ffn-2048x768x3072x768.yaml --no-fusion
 
 # plan LABEL MODEL [OPTIONS...]: one row of the network table (vector DSP, latency objective):
 # planning time, peak memory, pairs on the plan (and of them, pairs fused through a convolution's
-# window) and the plan's DRAM words.
+# window), the schedule's DRAM words, and the same with every tensor between segments through
+# DRAM (the segment searches' sum).
 plan() {
   label=$1
   network=$2
@@ -92,12 +93,13 @@ plan() {
   awk -F, -v label="$label" -v s="$seconds" -v kib="$kib" -v words="$words" '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
     $col["kind"] == "pair" { ++pairs }
-    END { printf "%-32s %8.2f %8.0f %7d %14.0f\n", label, s, kib / 1024, pairs, words }' \
+    $col["segment"] == "total" { through = $col["dram_words_through"] }
+    END { printf "%-32s %8.2f %8.0f %7d %14.0f %14.0f\n", label, s, kib / 1024, pairs, words, through }' \
     "$out/net/segments.csv"
 }
 
 echo
-printf '%-32s %8s %8s %7s %14s\n' network seconds MiB pairs dram-words
+printf '%-32s %8s %8s %7s %14s %14s\n' network seconds MiB pairs dram-words dram-through
 for name in resnet18 mobilenet_v2; do
   plan "$name" "networks/$name.onnx"
   plan "$name --no-window-fusion" "networks/$name.onnx" --no-window-fusion

@@ -58,7 +58,7 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
       << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
       << " reused; " << kept << " tensors kept in " << escape_control(p.memory_before.level)
       << " between segments (peak " << num(s.peak_words) << " of " << num(s.capacity_words)
-      << " words)\n"
+      << " words), " << s.copied.size() << " eliminated movement nodes run as copies\n"
       << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
       << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";
   for (const PassContribution &c : s.contributions)
@@ -240,8 +240,8 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
           << (loads.empty() ? "0" : num(loads[u].cycles));
     out << "\n";
   };
-  const std::vector<Segment> &segments = plan.fusion.segments;
   const NetworkSchedule &schedule = plan.schedule;
+  const std::vector<Segment> &segments = schedule.segments;
   std::vector<size_t> step(segments.size());
   for (size_t k = 0; k < schedule.order.size(); ++k)
     step[static_cast<size_t>(schedule.order[k])] = k;

@@ -267,7 +267,9 @@ Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, Lat
       if (tensor.kind == TensorKind::Weight)
         return;
       const auto words = static_cast<double>(element_count(tensor.shape));
+      // From DRAM into the GB and read there, or written there and out to DRAM.
       (write ? part.totals.dram_writes : part.totals.dram_reads) += words;
+      (write ? part.totals.gb_writes : part.totals.gb_reads) += words;
       part.tensors.push_back({tensor.name, write ? 0 : words, write ? words : 0});
       s.graph_tensors[tensor.name] = t;
     };

@@ -23,7 +23,8 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
   if (options.search_segments) {
     FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
     plan.fusion = plan_fusion(graph, hw, fusion);
-    plan.schedule = schedule_network(graph, hw, plan.fusion, options.search.latency_model);
+    plan.schedule =
+        schedule_network(graph, hw, plan.fusion, options.search.latency_model, options.objective);
   }
   plan.layout = plan_layout(graph, hw);
   plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -1,12 +1,12 @@
 // The network's one schedule: segment order, which tensors stay in the global buffer between
-// segments (the memory simulation with each segment's tiles as its working words), the segment
-// costs with those tensors on chip, and the passes' contributions.
+// segments (packed beside each segment's tiles, those that save the most DRAM words per word held
+// first), the segment costs with those tensors on chip, and the passes' contributions.
 #include "dse/graph/network_schedule.hpp"
 
 #include <algorithm>
 #include <numeric>
 
-#include "dse/graph/memory_simulation.hpp"
+#include "dse/graph/exec_plan.hpp"
 #include "dse/graph/node_work.hpp"
 
 namespace dse {
@@ -89,16 +89,54 @@ ExecPlan residency_plan(const Graph &graph, const std::vector<Segment> &segments
   return plan;
 }
 
-/// Per buffer, whether it stays on chip: never spilled, and both written and read by the
-/// segments.
-std::vector<bool> resident_buffers(const ExecPlan &plan, const SimulationResult &simulation) {
+/// Per buffer, the DRAM words its tensors move in the segments' own mappings: what keeping it
+/// on chip saves.
+std::vector<double> dram_savings(const ExecPlan &plan, const std::vector<Segment> &segments,
+                                 TensorGroups &groups) {
+  std::vector<double> saving(plan.buffers.size(), 0);
+  for (const Segment &s : segments)
+    for (const SegmentPart &part : s.cost.parts)
+      for (const TensorDramWords &t : part.tensors)
+        if (const auto bound = s.graph_tensors.find(t.tensor); bound != s.graph_tensors.end())
+          saving[static_cast<size_t>(groups.find(bound->second))] += t.reads + t.writes;
+  return saving;
+}
+
+/// Per buffer, whether it stays on chip. Candidates are buffers both written and read by the
+/// segments; by DRAM words saved per word and step held, most first (ties: lower index), each is
+/// kept when it fits beside the steps' working words and the buffers kept before it at every
+/// step of its span.
+std::vector<bool> resident_buffers(const ExecPlan &plan, const std::vector<double> &saving,
+                                   double capacity) {
   std::vector<bool> written(plan.buffers.size(), false), read(plan.buffers.size(), false);
   for (const PlanStep &step : plan.steps)
     for (const BufferAccess &a : step.accesses)
       (a.write ? written : read)[static_cast<size_t>(a.buffer)] = true;
-  std::vector<bool> resident(plan.buffers.size(), false);
+  const std::vector<BufferSpan> spans = buffer_spans(plan);
+  const auto density = [&](size_t b) {
+    return saving[b] / (plan.buffers[b].words * (spans[b].last - spans[b].first + 1));
+  };
+  std::vector<size_t> candidates;
   for (size_t b = 0; b < plan.buffers.size(); ++b)
-    resident[b] = !plan.buffers[b].dram_only && !simulation.spilled[b] && written[b] && read[b];
+    if (!plan.buffers[b].dram_only && written[b] && read[b] && saving[b] > 0)
+      candidates.push_back(b);
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [&](size_t a, size_t b) { return density(a) > density(b); });
+  std::vector<double> held(plan.steps.size());
+  for (size_t i = 0; i < plan.steps.size(); ++i)
+    held[i] = plan.steps[i].working_words;
+  std::vector<bool> resident(plan.buffers.size(), false);
+  for (size_t b : candidates) {
+    const auto first = static_cast<size_t>(spans[b].first),
+               last = static_cast<size_t>(spans[b].last);
+    const double words = plan.buffers[b].words;
+    if (std::any_of(held.begin() + first, held.begin() + last + 1,
+                    [&](double h) { return h + words > capacity; }))
+      continue;
+    for (size_t i = first; i <= last; ++i)
+      held[i] += words;
+    resident[b] = true;
+  }
   return resident;
 }
 
@@ -140,17 +178,17 @@ SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resid
 }
 
 /// The schedule of `segments`, tensors kept on chip where they fit when `keep_on_chip`.
-NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw,
-                            const std::vector<Segment> &segments, LatencyModel model,
-                            bool keep_on_chip) {
+NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<Segment> segments,
+                            LatencyModel model, bool keep_on_chip) {
   NetworkSchedule out;
   out.order = execution_order(segments);
   out.capacity_words = static_cast<double>(hw.gb_capacity_words());
   TensorGroups groups(graph, segments);
   const ExecPlan plan = residency_plan(graph, segments, out.order, groups);
   const std::vector<bool> buffers =
-      keep_on_chip ? resident_buffers(plan, simulate_plan(plan, hw, out.capacity_words))
-                   : std::vector<bool>(plan.buffers.size(), false);
+      keep_on_chip
+          ? resident_buffers(plan, dram_savings(plan, segments, groups), out.capacity_words)
+          : std::vector<bool>(plan.buffers.size(), false);
   out.peak_words = peak_words(plan, buffers);
   out.resident.resize(graph.tensors.size());
   for (size_t t = 0; t < graph.tensors.size(); ++t)
@@ -166,25 +204,62 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw,
     out.total.macs += c.macs;
     add_dma_loads(out.total.dma_units, c.dma_units);
   }
+  out.segments = std::move(segments);
   return out;
+}
+
+/// `segments` with the movement nodes in `copied` run as copies (not eliminated).
+std::vector<Segment> with_copies(std::vector<Segment> segments, const std::vector<int> &copied,
+                                 const Graph &graph, const Hardware &hw, LatencyModel model) {
+  for (Segment &s : segments)
+    if (s.eliminated && std::find(copied.begin(), copied.end(), s.nodes.front()) != copied.end())
+      s = standalone_segment(graph, hw, s.nodes.front(), model, false);
+  return segments;
+}
+
+/// The objective first, the other as the tie-break.
+std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective) {
+  if (objective == PlanObjective::Latency)
+    return {t.latency_s, t.energy_pj};
+  return {t.energy_pj, t.latency_s};
 }
 
 } // namespace
 
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
-                                 LatencyModel model) {
-  NetworkSchedule schedule = schedule_of(graph, hw, plan.segments, model, true);
-  schedule.contributions.push_back(
-      {"fusion", schedule_of(graph, hw, plan.unfused, model, true).total});
-  schedule.contributions.push_back(
-      {"on-chip residency", schedule_of(graph, hw, plan.segments, model, false).total});
-  std::vector<Segment> copies = plan.segments;
-  for (Segment &s : copies)
+                                 LatencyModel model, PlanObjective objective) {
+  // An eliminated movement node's inputs and outputs are one buffer, kept on chip whole or not
+  // at all; a copy lets them be kept apart. Each runs as a copy where that makes the schedule
+  // cheaper, in graph order.
+  NetworkSchedule best = schedule_of(graph, hw, plan.segments, model, true);
+  std::vector<int> copied;
+  for (const Segment &s : plan.segments) {
+    if (!s.eliminated)
+      continue;
+    copied.push_back(s.nodes.front());
+    NetworkSchedule trial =
+        schedule_of(graph, hw, with_copies(plan.segments, copied, graph, hw, model), model, true);
+    if (rank(trial.total, objective) < rank(best.total, objective))
+      best = std::move(trial);
+    else
+      copied.pop_back();
+  }
+  best.copied = copied;
+  best.contributions.push_back(
+      {"fusion",
+       schedule_of(graph, hw, with_copies(plan.unfused, copied, graph, hw, model), model, true)
+           .total});
+  best.contributions.push_back(
+      {"on-chip residency", schedule_of(graph, hw, best.segments, model, false).total});
+  std::vector<int> every;
+  for (const Segment &s : plan.segments)
     if (s.eliminated)
-      s = standalone_segment(graph, hw, s.nodes.front(), model, false);
-  schedule.contributions.push_back(
-      {"movement elimination", schedule_of(graph, hw, copies, model, true).total});
-  return schedule;
+      every.push_back(s.nodes.front());
+  best.contributions.push_back(
+      {"movement elimination",
+       schedule_of(graph, hw, with_copies(plan.segments, every, graph, hw, model), model, true)
+           .total});
+  return best;
 }
 
 } // namespace dse

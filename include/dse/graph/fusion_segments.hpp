@@ -52,8 +52,8 @@ struct FusionPlan {
 /// mapping (a node that fits on its own is never fused into an infeasible pair).
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options);
 
-/// A vector or movement node run on its own, its operands to and from DRAM; an eliminated
-/// movement node moves and costs nothing.
+/// A vector or movement node run on its own, its operands to and from DRAM through the GB (read
+/// and written there); an eliminated movement node moves and costs nothing.
 Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, LatencyModel model,
                            bool eliminated);
 

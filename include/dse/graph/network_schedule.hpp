@@ -1,6 +1,6 @@
-// One schedule of a whole network: the fusion segments in execution order, each tensor passed
-// from one segment to another kept whole in the global buffer while it fits beside the running
-// segments' tiles (else it goes through DRAM, as each segment's search assumes), with the DRAM
+// One schedule of a whole network: the fusion segments in execution order, tensors passed from
+// one segment to another kept whole in the global buffer where they fit beside the running
+// segments' tiles (the others go through DRAM, as each segment's search assumes), with the DRAM
 // words, latency and energy reported once, and each pass's contribution as the difference to the
 // same schedule without it.
 #pragma once
@@ -28,7 +28,9 @@ struct PassContribution {
 };
 
 struct NetworkSchedule {
-  std::vector<int> order;         // FusionPlan::segments in the order they run
+  std::vector<Segment> segments;  // FusionPlan::segments, with the copies below run as copies
+  std::vector<int> copied;        // eliminated movement nodes the schedule runs as copies
+  std::vector<int> order;         // segments in the order they run
   std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip
   std::vector<bool> resident;     // per graph tensor: held in the global buffer between segments
   ScheduleTotals total;
@@ -37,14 +39,17 @@ struct NetworkSchedule {
   std::vector<PassContribution> contributions; // fusion, on-chip residency, movement elimination
 };
 
-/// The schedule of `plan` on `hw`: segments run when their last node's turn comes (graph order);
-/// a tensor produced by one segment and read by others (not a graph input or output) stays on
-/// chip unless a segment finds its tiles and the live resident tensors above the global buffer's
-/// capacity, which spills the tensors it does not touch first, largest first. A resident tensor's
-/// DRAM reads and writes in each segment's mapping become accesses in place (its tiles are views
-/// of it), and each part's latency and energy follow from its counts as in the search. An
-/// eliminated movement node's output is its input.
+/// The schedule of `plan` on `hw`: segments run when their last node's turn comes (graph order).
+/// A tensor produced by one segment and read by others (not a graph input or output) may stay
+/// whole in the global buffer from its producer to its last reader: by DRAM words saved per word
+/// and step held, most first, each is kept when it fits beside every running segment's tiles and
+/// the tensors kept before it. A kept tensor's DRAM reads and writes in each segment's mapping
+/// become accesses in place (its tiles are views of it), and each part's latency and energy
+/// follow from its counts as in the search. An eliminated movement node's outputs share its
+/// input's storage (one buffer, the largest member's words), kept on chip whole or not at all;
+/// where running it as a copy instead makes the schedule cheaper in `objective`, it is copied
+/// (each such node in graph order, kept as a copy when it helps).
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
-                                 LatencyModel model);
+                                 LatencyModel model, PlanObjective objective);
 
 } // namespace dse
