@@ -46,7 +46,7 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
   const FusionPlan &f = p.fusion;
   const NetworkSchedule &s = p.schedule;
   int pairs = 0, fused = 0, kept = 0;
-  for (const Segment &segment : f.segments) {
+  for (const Segment &segment : s.segments) {
     pairs += segment.kind == SegmentKind::Pair ? 1 : 0;
     fused += segment.kind == SegmentKind::Pair && segment.cost.fused ? 1 : 0;
   }
@@ -54,11 +54,12 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
     kept += resident ? 1 : 0;
   const ScheduleTotals &t = s.total;
   out << "schedule (best " << objective_word(o.objective) << ", tiles "
-      << tile_menu_name(o.search.menu) << "): " << f.segments.size() << " segments, " << pairs
+      << tile_menu_name(o.search.menu) << "): " << s.segments.size() << " segments, " << pairs
       << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
       << " reused; " << kept << " tensors kept in " << escape_control(p.memory_before.level)
       << " between segments (peak " << num(s.peak_words) << " of " << num(s.capacity_words)
-      << " words), " << s.copied.size() << " eliminated movement nodes run as copies\n"
+      << " words); " << s.split.size() << " pairs of the segment plan run as singles, "
+      << s.copied.size() << " eliminated movement nodes as copies\n"
       << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
       << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";
   for (const PassContribution &c : s.contributions)

@@ -208,13 +208,36 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<
   return out;
 }
 
-/// `segments` with the movement nodes in `copied` run as copies (not eliminated).
-std::vector<Segment> with_copies(std::vector<Segment> segments, const std::vector<int> &copied,
-                                 const Graph &graph, const Hardware &hw, LatencyModel model) {
-  for (Segment &s : segments)
-    if (s.eliminated && std::find(copied.begin(), copied.end(), s.nodes.front()) != copied.end())
-      s = standalone_segment(graph, hw, s.nodes.front(), model, false);
-  return segments;
+/// Changes to the plan's segments that the schedule may make.
+struct Refinement {
+  std::vector<int> split;  // first nodes of fused pairs run as their two singles instead
+  std::vector<int> copied; // eliminated movement nodes run as copies instead
+};
+
+bool contains(const std::vector<int> &nodes, int node) {
+  return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
+}
+
+/// The plan's segments with `r` applied, in graph order of their first node.
+std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
+                             const Hardware &hw, LatencyModel model) {
+  std::vector<Segment> out;
+  for (const Segment &s : plan.segments) {
+    const int first = s.nodes.front();
+    if (s.kind == SegmentKind::Pair && contains(r.split, first)) {
+      for (const Segment &single : plan.unfused)
+        if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()))
+          out.push_back(single);
+    } else if (s.eliminated && contains(r.copied, first)) {
+      out.push_back(standalone_segment(graph, hw, first, model, false));
+    } else {
+      out.push_back(s);
+    }
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Segment &a, const Segment &b) {
+    return a.nodes.front() < b.nodes.front();
+  });
+  return out;
 }
 
 /// The objective first, the other as the tie-break.
@@ -228,37 +251,42 @@ std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective)
 
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective) {
-  // An eliminated movement node's inputs and outputs are one buffer, kept on chip whole or not
-  // at all; a copy lets them be kept apart. Each runs as a copy where that makes the schedule
-  // cheaper, in graph order.
-  NetworkSchedule best = schedule_of(graph, hw, plan.segments, model, true);
-  std::vector<int> copied;
+  const auto schedule = [&](const Refinement &r, bool keep_on_chip) {
+    return schedule_of(graph, hw, refined(plan, r, graph, hw, model), model, keep_on_chip);
+  };
+  // The plan's segments were chosen with every tensor between them through DRAM. With tensors
+  // kept on chip, a fused pair may cost more than its singles (their intermediate kept whole),
+  // and an eliminated movement node, whose inputs and outputs are one buffer kept whole or not
+  // at all, more than a copy that lets them be kept apart. Each such change is taken where it
+  // makes the schedule cheaper, in graph order.
+  Refinement r;
+  NetworkSchedule best = schedule(r, true);
   for (const Segment &s : plan.segments) {
-    if (!s.eliminated)
+    std::vector<int> *changes =
+        s.kind == SegmentKind::Pair ? &r.split : s.eliminated ? &r.copied : nullptr;
+    if (!changes)
       continue;
-    copied.push_back(s.nodes.front());
-    NetworkSchedule trial =
-        schedule_of(graph, hw, with_copies(plan.segments, copied, graph, hw, model), model, true);
+    changes->push_back(s.nodes.front());
+    NetworkSchedule trial = schedule(r, true);
     if (rank(trial.total, objective) < rank(best.total, objective))
       best = std::move(trial);
     else
-      copied.pop_back();
+      changes->pop_back();
   }
-  best.copied = copied;
-  best.contributions.push_back(
-      {"fusion",
-       schedule_of(graph, hw, with_copies(plan.unfused, copied, graph, hw, model), model, true)
-           .total});
-  best.contributions.push_back(
-      {"on-chip residency", schedule_of(graph, hw, best.segments, model, false).total});
-  std::vector<int> every;
-  for (const Segment &s : plan.segments)
+  best.split = r.split;
+  best.copied = r.copied;
+  Refinement unfused = r, copies = r;
+  unfused.split.clear();
+  copies.copied.clear();
+  for (const Segment &s : plan.segments) {
+    if (s.kind == SegmentKind::Pair)
+      unfused.split.push_back(s.nodes.front());
     if (s.eliminated)
-      every.push_back(s.nodes.front());
-  best.contributions.push_back(
-      {"movement elimination",
-       schedule_of(graph, hw, with_copies(plan.segments, every, graph, hw, model), model, true)
-           .total});
+      copies.copied.push_back(s.nodes.front());
+  }
+  best.contributions.push_back({"fusion", schedule(unfused, true).total});
+  best.contributions.push_back({"on-chip residency", schedule(r, false).total});
+  best.contributions.push_back({"movement elimination", schedule(copies, true).total});
   return best;
 }
 

@@ -39,7 +39,7 @@ TEST(NetworkReport, ReportsOfTheTinyNetwork) {
   EXPECT_NE(segments.find("\ntotal,"), std::string::npos);
   // One line per segment plus the header and the total.
   EXPECT_EQ(std::count(segments.begin(), segments.end(), '\n'),
-            static_cast<long>(p.fusion.segments.size()) + 2);
+            static_cast<long>(p.schedule.segments.size()) + 2);
   const std::string layout = layout_csv(p, g);
   EXPECT_EQ(std::count(layout.begin(), layout.end(), '\n'), static_cast<long>(g.nodes.size()) + 1);
   const std::string memory = memory_csv(p, g);

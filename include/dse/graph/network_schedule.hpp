@@ -28,8 +28,9 @@ struct PassContribution {
 };
 
 struct NetworkSchedule {
-  std::vector<Segment> segments;  // FusionPlan::segments, with the copies below run as copies
-  std::vector<int> copied;        // eliminated movement nodes the schedule runs as copies
+  std::vector<Segment> segments;  // as run: FusionPlan::segments with the changes below
+  std::vector<int> split;         // first nodes of the plan's fused pairs run as two singles
+  std::vector<int> copied;        // the plan's eliminated movement nodes run as copies
   std::vector<int> order;         // segments in the order they run
   std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip
   std::vector<bool> resident;     // per graph tensor: held in the global buffer between segments
@@ -46,9 +47,9 @@ struct NetworkSchedule {
 /// the tensors kept before it. A kept tensor's DRAM reads and writes in each segment's mapping
 /// become accesses in place (its tiles are views of it), and each part's latency and energy
 /// follow from its counts as in the search. An eliminated movement node's outputs share its
-/// input's storage (one buffer, the largest member's words), kept on chip whole or not at all;
-/// where running it as a copy instead makes the schedule cheaper in `objective`, it is copied
-/// (each such node in graph order, kept as a copy when it helps).
+/// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
+/// In graph order, each fused pair of the plan is run as its two singles, and each eliminated
+/// movement node as a copy, where that makes the schedule cheaper in `objective`.
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective);
 
