@@ -262,8 +262,9 @@ NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const F
   Refinement r;
   NetworkSchedule best = schedule(r, true);
   for (const Segment &s : plan.segments) {
-    std::vector<int> *changes =
-        s.kind == SegmentKind::Pair ? &r.split : s.eliminated ? &r.copied : nullptr;
+    std::vector<int> *changes = s.kind == SegmentKind::Pair ? &r.split
+                                : s.eliminated              ? &r.copied
+                                                            : nullptr;
     if (!changes)
       continue;
     changes->push_back(s.nodes.front());
