@@ -89,8 +89,9 @@ void memory_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOp
     split += d.split ? 1 : 0;
   const MemoryReport &b = p.memory_before, &a = p.memory_after;
   const SimulationResult &sb = p.split.before, &sa = p.split.after;
-  out << "whole-node memory plan (nodes run whole, live tensors in " << escape_control(b.level)
-      << "; hotspots split, benefit in " << objective_word(o.objective)
+  out << "whole-node memory plan (an analysis beside the schedule: nodes run whole, operands "
+         "moved whole, live tensors in "
+      << escape_control(b.level) << "; hotspots split, benefit in " << objective_word(o.objective)
       << "): " << b.hotspots.size() << " hotspot runs, " << p.split.decisions.size()
       << " hotspot nodes tried, " << split << " split; schedule of "
       << super_node_schedule(p.split).size() << " units\n"
