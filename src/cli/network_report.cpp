@@ -66,12 +66,11 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
     out << "  without " << c.pass << ": latency " << change(c.without.latency_s - t.latency_s)
         << " s, energy " << change(c.without.energy_pj - t.energy_pj) << " pJ, DRAM "
         << change(c.without.dram_words - t.dram_words) << " words\n";
-  if (!f.total.front.empty())
-    out << "  segment front (every segmentation, tensors between segments through DRAM): "
-        << f.total.front.size() << " points, latency " << num(f.total.front.front().latency_s)
-        << " .. " << num(f.total.front.back().latency_s) << " s, energy "
-        << num(f.total.front.back().energy_pj) << " .. " << num(f.total.front.front().energy_pj)
-        << " pJ\n";
+  if (!s.front.empty())
+    out << "  network front (every segmentation through DRAM, and the schedules evaluated): "
+        << s.front.size() << " points, latency " << num(s.front.front().latency_s) << " .. "
+        << num(s.front.back().latency_s) << " s, energy " << num(s.front.back().energy_pj) << " .. "
+        << num(s.front.front().energy_pj) << " pJ\n";
   if (t.dma_units.empty())
     return;
   out << "  DMA units (balanced load, summed over segments):\n";
@@ -269,7 +268,7 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
 std::string network_front_csv(const NetworkPlan &plan) {
   std::ostringstream out;
   out << "point,latency_s,energy_pj,edp_pj_s,dram_words,fused_pairs\n";
-  const CostFront &front = plan.fusion.total.front;
+  const CostFront &front = plan.schedule.front;
   for (size_t i = 0; i < front.size(); ++i) {
     const CostPoint &p = front[i];
     out << i << "," << csv_number(p.latency_s) << "," << csv_number(p.energy_pj) << ","

@@ -240,6 +240,14 @@ std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const 
   return out;
 }
 
+/// The schedule's totals as a point of the network front.
+CostPoint point_of(const NetworkSchedule &s) {
+  const auto fused = std::count_if(s.segments.begin(), s.segments.end(), [](const Segment &x) {
+    return x.kind == SegmentKind::Pair && x.cost.fused;
+  });
+  return {s.total.latency_s, s.total.energy_pj, s.total.dram_words, static_cast<int>(fused)};
+}
+
 /// The objective first, the other as the tie-break.
 std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective) {
   if (objective == PlanObjective::Latency)
@@ -251,8 +259,12 @@ std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective)
 
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective) {
+  CostFront evaluated = plan.total.front; // every schedule below is a plan that can run
   const auto schedule = [&](const Refinement &r, bool keep_on_chip) {
-    return schedule_of(graph, hw, refined(plan, r, graph, hw, model), model, keep_on_chip);
+    NetworkSchedule s =
+        schedule_of(graph, hw, refined(plan, r, graph, hw, model), model, keep_on_chip);
+    evaluated.push_back(point_of(s));
+    return s;
   };
   // The plan's segments were chosen with every tensor between them through DRAM. With tensors
   // kept on chip, a fused pair may cost more than its singles (their intermediate kept whole),
@@ -288,6 +300,7 @@ NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const F
   best.contributions.push_back({"fusion", schedule(unfused, true).total});
   best.contributions.push_back({"on-chip residency", schedule(r, false).total});
   best.contributions.push_back({"movement elimination", schedule(copies, true).total});
+  best.front = pareto_filter(evaluated, PlanFrontPolicy{});
   return best;
 }
 

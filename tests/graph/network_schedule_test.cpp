@@ -149,6 +149,24 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   for (size_t k = 0; k < held.size(); ++k)
     EXPECT_LE(held[k], s.capacity_words) << "step " << k;
   EXPECT_LE(s.peak_words, s.capacity_words);
+
+  // The network front holds the schedule (or a point as good on both objectives) and never a
+  // point the segment front or a contribution's schedule beats.
+  ASSERT_FALSE(s.front.empty());
+  const auto on_front = [&](double latency, double energy) {
+    return std::any_of(s.front.begin(), s.front.end(), [&](const CostPoint &q) {
+      return q.latency_s <= latency && q.energy_pj <= energy;
+    });
+  };
+  EXPECT_TRUE(on_front(s.total.latency_s, s.total.energy_pj));
+  for (const CostPoint &q : p.fusion.total.front)
+    EXPECT_TRUE(on_front(q.latency_s, q.energy_pj));
+  for (const PassContribution &c : s.contributions)
+    EXPECT_TRUE(on_front(c.without.latency_s, c.without.energy_pj)) << c.pass;
+  for (size_t i = 1; i < s.front.size(); ++i) {
+    EXPECT_GT(s.front[i].latency_s, s.front[i - 1].latency_s);
+    EXPECT_LT(s.front[i].energy_pj, s.front[i - 1].energy_pj);
+  }
 }
 
 TEST(NetworkSchedule, ThroughDramItIsTheSegmentsSumAndWhatStaysOnChipFits) {

@@ -38,6 +38,10 @@ struct NetworkSchedule {
   double capacity_words = 0; // of the global buffer
   double peak_words = 0;     // the most it holds: a segment's tiles and the resident tensors
   std::vector<PassContribution> contributions; // fusion, on-chip residency, movement elimination
+  /// The network's front: the plan's segment front (every segmentation and segment mapping,
+  /// tensors between segments through DRAM) united with every schedule evaluated (this one, the
+  /// changes tried and the contributions'), points beaten on latency and energy removed.
+  CostFront front;
 };
 
 /// The schedule of `plan` on `hw`: segments run when their last node's turn comes (graph order).
