@@ -10,6 +10,7 @@
 #include "dse/config/graph_loader.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/graph/fusion_segments.hpp"
+#include "dse/graph/network_schedule.hpp"
 #include "dse/graph/node_work.hpp"
 #include "dse/model/cost.hpp"
 #include "graph/test_graphs.hpp"
@@ -123,12 +124,21 @@ TEST(FusionSegments, WindowFusionMovesFewerDramWordsOnRealNetworks) {
       const FusionPlan pairwise = plan_fusion(g, hw, options);
       EXPECT_FALSE(std::any_of(pairwise.segments.begin(), pairwise.segments.end(),
                                [&](const Segment &s) { return fused_through_a_window(g, s); }));
-      // No more DRAM words, and strictly fewer where a pair fused through a window is on the plan.
+      // No more DRAM words, and strictly fewer where a pair fused through a window is on the plan;
+      // the same for the schedules made of them (tensors kept on chip between segments).
       EXPECT_LE(windows.total.dram_words, pairwise.total.dram_words);
       if (std::any_of(windows.segments.begin(), windows.segments.end(),
                       [&](const Segment &s) { return fused_through_a_window(g, s); })) {
         ++plans_with_windows;
         EXPECT_LT(windows.total.dram_words, pairwise.total.dram_words);
+      }
+      const LatencyModel model = options.search.latency_model;
+      const NetworkSchedule with = schedule_network(g, hw, windows, model, objective);
+      const NetworkSchedule without = schedule_network(g, hw, pairwise, model, objective);
+      EXPECT_LE(with.total.dram_words, without.total.dram_words);
+      if (std::any_of(with.segments.begin(), with.segments.end(),
+                      [&](const Segment &s) { return fused_through_a_window(g, s); })) {
+        EXPECT_LT(with.total.dram_words, without.total.dram_words);
       }
     }
     EXPECT_GT(plans_with_windows, 0);
