@@ -59,7 +59,8 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
       << " reused; " << kept << " tensors kept in " << escape_control(p.memory_before.level)
       << " between segments (peak " << num(s.peak_words) << " of " << num(s.capacity_words)
       << " words); " << s.split.size() << " pairs of the segment plan run as singles, "
-      << s.copied.size() << " eliminated movement nodes as copies\n"
+      << s.joined.size() << " other pairs fused, " << s.copied.size()
+      << " eliminated movement nodes as copies\n"
       << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
       << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";
   for (const PassContribution &c : s.contributions)
@@ -257,10 +258,12 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
         << csv_field(kept_on_chip(s, schedule, graph));
     dma(c.dma_units);
   }
+  double through = 0;
+  for (const Segment &s : segments)
+    through += s.cost.dram_words;
   const ScheduleTotals &t = schedule.total;
   out << "total,,,,,no," << num(t.latency_s) << "," << num(t.energy_pj) << "," << num(t.dram_words)
-      << "," << num(schedule.peak_words) << "," << num(t.macs) << ",,"
-      << num(plan.fusion.total.dram_words) << ",";
+      << "," << num(schedule.peak_words) << "," << num(t.macs) << ",," << num(through) << ",";
   dma(t.dma_units);
   return out.str();
 }

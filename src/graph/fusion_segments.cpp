@@ -63,7 +63,7 @@ public:
     for (size_t v = 0; v < g_.nodes.size(); ++v)
       if (!covered_[v])
         add_standalone(static_cast<int>(v));
-    for (std::vector<Segment> *segments : {&plan_.segments, &plan_.unfused})
+    for (std::vector<Segment> *segments : {&plan_.segments, &plan_.unfused, &plan_.other_pairs})
       std::sort(segments->begin(), segments->end(), [](const Segment &a, const Segment &b) {
         return a.nodes.front() < b.nodes.front();
       });
@@ -189,6 +189,9 @@ private:
     for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
       plan_.segments.push_back(take_pair[i] ? *pair[i] : single[i]);
     plan_.unfused.insert(plan_.unfused.end(), single.begin(), single.end());
+    for (size_t i = 0; i < n; ++i)
+      if (pair[i] && pair[i]->feasible() && !take_pair[i])
+        plan_.other_pairs.push_back(*pair[i]);
     network_front_ = minkowski_sum(network_front_, path_front(single, pair), PlanFrontPolicy{});
     done_ += n;
     if (options_.progress)

@@ -210,7 +210,8 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<
 
 /// Changes to the plan's segments that the schedule may make.
 struct Refinement {
-  std::vector<int> split;  // first nodes of fused pairs run as their two singles instead
+  std::vector<int> split;  // first nodes of the plan's pairs run as their two singles instead
+  std::vector<int> joined; // first nodes of other pairs run fused instead of their singles
   std::vector<int> copied; // eliminated movement nodes run as copies instead
 };
 
@@ -218,24 +219,70 @@ bool contains(const std::vector<int> &nodes, int node) {
   return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
 }
 
+/// The nodes of the pairs of `pairs` whose first node is in `firsts`.
+std::vector<int> nodes_of(const std::vector<Segment> &pairs, const std::vector<int> &firsts) {
+  std::vector<int> out;
+  for (const Segment &p : pairs)
+    if (contains(firsts, p.nodes.front()))
+      out.insert(out.end(), p.nodes.begin(), p.nodes.end());
+  return out;
+}
+
 /// The plan's segments with `r` applied, in graph order of their first node.
 std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
                              const Hardware &hw, LatencyModel model) {
+  const std::vector<int> joined = nodes_of(plan.other_pairs, r.joined);
   std::vector<Segment> out;
   for (const Segment &s : plan.segments) {
     const int first = s.nodes.front();
     if (s.kind == SegmentKind::Pair && contains(r.split, first)) {
       for (const Segment &single : plan.unfused)
-        if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()))
+        if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()) &&
+            !contains(joined, single.nodes.front()))
           out.push_back(single);
     } else if (s.eliminated && contains(r.copied, first)) {
       out.push_back(standalone_segment(graph, hw, first, model, false));
-    } else {
+    } else if (!contains(joined, first)) {
       out.push_back(s);
     }
   }
+  for (const Segment &p : plan.other_pairs)
+    if (contains(r.joined, p.nodes.front()))
+      out.push_back(p);
   std::stable_sort(out.begin(), out.end(), [](const Segment &a, const Segment &b) {
     return a.nodes.front() < b.nodes.front();
+  });
+  return out;
+}
+
+/// Whether other pair `p` can run fused under `r`: none of its nodes is in a fused pair.
+bool can_join(const FusionPlan &plan, const Refinement &r, const Segment &p) {
+  std::vector<int> fused = nodes_of(plan.other_pairs, r.joined);
+  for (const Segment &s : plan.segments)
+    if (s.kind == SegmentKind::Pair && !contains(r.split, s.nodes.front()))
+      fused.insert(fused.end(), s.nodes.begin(), s.nodes.end());
+  return std::none_of(p.nodes.begin(), p.nodes.end(), [&](int v) { return contains(fused, v); });
+}
+
+/// A change the schedule tries: the list it goes in, and the segment's first node.
+struct Change {
+  std::vector<int> Refinement::*list;
+  const Segment *segment;
+};
+
+/// Every change, in graph order of the segments: the plan's pairs split, the other pairs
+/// joined, the eliminated movement nodes copied.
+std::vector<Change> changes_of(const FusionPlan &plan) {
+  std::vector<Change> out;
+  for (const Segment &s : plan.segments)
+    if (s.kind == SegmentKind::Pair)
+      out.push_back({&Refinement::split, &s});
+    else if (s.eliminated)
+      out.push_back({&Refinement::copied, &s});
+  for (const Segment &p : plan.other_pairs)
+    out.push_back({&Refinement::joined, &p});
+  std::stable_sort(out.begin(), out.end(), [](const Change &a, const Change &b) {
+    return a.segment->nodes.front() < b.segment->nodes.front();
   });
   return out;
 }
@@ -267,29 +314,43 @@ NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const F
     return s;
   };
   // The plan's segments were chosen with every tensor between them through DRAM. With tensors
-  // kept on chip, a fused pair may cost more than its singles (their intermediate kept whole),
-  // and an eliminated movement node, whose inputs and outputs are one buffer kept whole or not
-  // at all, more than a copy that lets them be kept apart. Each such change is taken where it
-  // makes the schedule cheaper, in graph order.
+  // kept on chip, a fused pair may cost more than its singles (their intermediate kept whole) or
+  // a pair left out less, and an eliminated movement node, whose inputs and outputs are one
+  // buffer kept whole or not at all, more than a copy that lets them be kept apart. Each change
+  // is made, or undone, where that makes the schedule cheaper, in graph order, until a pass over
+  // them all finds none (each step strictly improves, so this ends).
   Refinement r;
   NetworkSchedule best = schedule(r, true);
-  for (const Segment &s : plan.segments) {
-    std::vector<int> *changes = s.kind == SegmentKind::Pair ? &r.split
-                                : s.eliminated              ? &r.copied
-                                                            : nullptr;
-    if (!changes)
-      continue;
-    changes->push_back(s.nodes.front());
-    NetworkSchedule trial = schedule(r, true);
-    if (rank(trial.total, objective) < rank(best.total, objective))
-      best = std::move(trial);
-    else
-      changes->pop_back();
+  for (bool improved = true; improved;) {
+    improved = false;
+    for (const Change &change : changes_of(plan)) {
+      std::vector<int> &list = r.*change.list;
+      const int first = change.segment->nodes.front();
+      const auto at = std::find(list.begin(), list.end(), first);
+      const bool made = at != list.end();
+      if (made)
+        list.erase(at);
+      else if (change.list != &Refinement::joined || can_join(plan, r, *change.segment))
+        list.push_back(first);
+      else
+        continue;
+      NetworkSchedule trial = schedule(r, true);
+      if (rank(trial.total, objective) < rank(best.total, objective)) {
+        best = std::move(trial);
+        improved = true;
+      } else if (made) {
+        list.push_back(first);
+      } else {
+        list.pop_back();
+      }
+    }
   }
   best.split = r.split;
+  best.joined = r.joined;
   best.copied = r.copied;
   Refinement unfused = r, copies = r;
   unfused.split.clear();
+  unfused.joined.clear();
   copies.copied.clear();
   for (const Segment &s : plan.segments) {
     if (s.kind == SegmentKind::Pair)

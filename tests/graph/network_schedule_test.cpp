@@ -46,8 +46,9 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   ASSERT_EQ(s.order.size(), segments.size());
   ASSERT_EQ(s.costs.size(), segments.size());
 
-  // The schedule runs the plan's segments, but the pairs it splits (as their singles) and the
-  // movement nodes it copies; every node once.
+  // The schedule runs the plan's segments, but the pairs it splits (as their singles), the
+  // other pairs it joins (instead of their singles) and the movement nodes it copies; every node
+  // once.
   const auto has = [](const std::vector<int> &v, int x) {
     return std::find(v.begin(), v.end(), x) != v.end();
   };
@@ -56,22 +57,36 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
     for (int v : segment.nodes)
       ++covered[static_cast<size_t>(v)];
   EXPECT_EQ(std::count(covered.begin(), covered.end(), 1), static_cast<long>(g.nodes.size()));
-  for (const Segment &planned : p.fusion.segments) {
-    const int first = planned.nodes.front();
-    const auto run = std::find_if(segments.begin(), segments.end(),
-                                  [&](const Segment &x) { return x.nodes.front() == first; });
-    ASSERT_NE(run, segments.end()) << planned.label;
-    if (has(s.split, first)) {
-      EXPECT_EQ(planned.kind, SegmentKind::Pair);
-      EXPECT_EQ(run->kind, SegmentKind::Single);
+  const auto same = [](const Segment &a, const Segment &b) {
+    return a.nodes == b.nodes && a.kind == b.kind && a.cost.dram_words == b.cost.dram_words;
+  };
+  const auto any_same = [&](const std::vector<Segment> &in, const Segment &x) {
+    return std::any_of(in.begin(), in.end(), [&](const Segment &y) { return same(x, y); });
+  };
+  for (const Segment &run : segments) {
+    const int first = run.nodes.front();
+    SCOPED_TRACE(run.label);
+    if (run.kind == SegmentKind::Pair) { // the plan's, or one joined
+      EXPECT_NE(has(s.joined, first), any_same(p.fusion.segments, run));
+      EXPECT_EQ(has(s.joined, first), any_same(p.fusion.other_pairs, run));
+      EXPECT_FALSE(has(s.split, first));
+    } else if (run.kind == SegmentKind::Single) { // the plan's, or a split pair's
+      EXPECT_TRUE(any_same(p.fusion.unfused, run));
     } else if (has(s.copied, first)) {
-      EXPECT_TRUE(planned.eliminated);
-      EXPECT_FALSE(run->eliminated);
+      EXPECT_FALSE(run.eliminated);
     } else {
-      EXPECT_EQ(run->nodes, planned.nodes);
-      EXPECT_EQ(run->cost.dram_words, planned.cost.dram_words);
+      EXPECT_TRUE(any_same(p.fusion.segments, run));
     }
   }
+  for (int first : s.split)
+    EXPECT_TRUE(
+        std::any_of(p.fusion.segments.begin(), p.fusion.segments.end(), [&](const Segment &x) {
+          return x.kind == SegmentKind::Pair && x.nodes.front() == first;
+        }));
+  for (int node : s.copied)
+    EXPECT_TRUE(
+        std::any_of(p.fusion.segments.begin(), p.fusion.segments.end(),
+                    [&](const Segment &x) { return x.eliminated && x.nodes.front() == node; }));
 
   // Every tensor through DRAM: the segments' own points (searched, or copies), summed; the
   // plan's total when the schedule changes none of its segments.
@@ -85,7 +100,7 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   expect_near(through.latency_s, own.latency_s, "latency through DRAM");
   expect_near(through.energy_pj, own.energy_pj, "energy through DRAM");
   expect_near(through.dram_words, own.dram_words, "DRAM words through DRAM");
-  if (s.copied.empty() && s.split.empty())
+  if (s.copied.empty() && s.split.empty() && s.joined.empty())
     expect_near(through.dram_words, p.fusion.total.dram_words, "the plan's DRAM words");
   EXPECT_LE(s.total.dram_words, through.dram_words);
   EXPECT_LE(s.total.latency_s, through.latency_s * (1 + 1e-12));
@@ -244,7 +259,7 @@ TEST(NetworkSchedule, CopiesAndSplitsOnlyWhereTheyAreCheaper) {
   const NetworkSchedule &s = p.schedule;
   EXPECT_LE(s.total.latency_s, without(s, "movement elimination").latency_s * (1 + 1e-12));
   EXPECT_LE(s.total.latency_s, without(s, "fusion").latency_s * (1 + 1e-12));
-  EXPECT_FALSE(s.split.empty() && s.copied.empty()); // both happen on this network
+  EXPECT_FALSE(s.split.empty() || s.joined.empty() || s.copied.empty()); // all happen here
   for (int node : s.copied)
     EXPECT_EQ(g.node(node).kind, NodeKind::Concat) << g.node(node).name;
   check_schedule(g, p);

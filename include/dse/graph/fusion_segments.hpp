@@ -39,8 +39,9 @@ struct FusionOptions {
 };
 
 struct FusionPlan {
-  std::vector<Segment> segments; // in graph order of their first node
-  std::vector<Segment> unfused;  // the same graph with every compute node on its own
+  std::vector<Segment> segments;    // in graph order of their first node
+  std::vector<Segment> unfused;     // the same graph with every compute node on its own
+  std::vector<Segment> other_pairs; // the fused pairs searched but not on the plan, that fit
   /// Sums over the segments; total.front is the network's latency-energy front over every
   /// segmentation and every segment's front point.
   SegmentCost total;

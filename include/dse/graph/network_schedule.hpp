@@ -30,6 +30,7 @@ struct PassContribution {
 struct NetworkSchedule {
   std::vector<Segment> segments;  // as run: FusionPlan::segments with the changes below
   std::vector<int> split;         // first nodes of the plan's fused pairs run as two singles
+  std::vector<int> joined;        // first nodes of other fused pairs run instead of two singles
   std::vector<int> copied;        // the plan's eliminated movement nodes run as copies
   std::vector<int> order;         // segments in the order they run
   std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip
@@ -52,8 +53,9 @@ struct NetworkSchedule {
 /// become accesses in place (its tiles are views of it), and each part's latency and energy
 /// follow from its counts as in the search. An eliminated movement node's outputs share its
 /// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
-/// In graph order, each fused pair of the plan is run as its two singles, and each eliminated
-/// movement node as a copy, where that makes the schedule cheaper in `objective`.
+/// In graph order, each fused pair of the plan is run as its two singles, each other fused pair
+/// searched (FusionPlan::other_pairs) instead of its two singles, and each eliminated movement
+/// node as a copy, where that makes the schedule cheaper in `objective`.
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective);
 
