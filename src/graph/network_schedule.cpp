@@ -302,67 +302,110 @@ std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective)
   return {t.energy_pj, t.latency_s};
 }
 
+/// `r` without fusion: every pair of the plan split, none joined.
+Refinement without_fusion(const FusionPlan &plan, Refinement r) {
+  r.split.clear();
+  r.joined.clear();
+  for (const Segment &s : plan.segments)
+    if (s.kind == SegmentKind::Pair)
+      r.split.push_back(s.nodes.front());
+  return r;
+}
+
+/// `r` without movement elimination: every eliminated movement node copied.
+Refinement without_elimination(const FusionPlan &plan, Refinement r) {
+  r.copied.clear();
+  for (const Segment &s : plan.segments)
+    if (s.eliminated)
+      r.copied.push_back(s.nodes.front());
+  return r;
+}
+
+/// The search for the schedule: from the plan's segments, changes made or undone while the
+/// schedule gets cheaper. Every schedule it evaluates can run, so each is a point for the front.
+class ScheduleSearch {
+public:
+  ScheduleSearch(const Graph &graph, const Hardware &hw, const FusionPlan &plan, LatencyModel model,
+                 PlanObjective objective)
+      : graph_(graph), hw_(hw), plan_(plan), model_(model), objective_(objective),
+        evaluated_(plan.total.front), best_(schedule(r_, true)) {}
+
+  /// The plan's segments were chosen with every tensor between them through DRAM. With tensors
+  /// kept on chip, a fused pair may cost more than its singles (their intermediate kept whole)
+  /// or a pair left out less, and an eliminated movement node, whose inputs and outputs are one
+  /// buffer kept whole or not at all, more than a copy that lets them be kept apart. Each change
+  /// is made, or undone, where that makes the schedule cheaper, in graph order, until a pass
+  /// over them all finds none; then the schedule without fusion and the one without movement
+  /// elimination are tried whole, and the search goes on from either if it is cheaper. Every
+  /// step strictly improves, so this ends, and no pass's contribution is negative.
+  NetworkSchedule run() {
+    do {
+      while (improve_by_changes()) {
+      }
+    } while (adopt_if_cheaper(without_fusion(plan_, r_)) ||
+             adopt_if_cheaper(without_elimination(plan_, r_)));
+    best_.split = r_.split;
+    best_.joined = r_.joined;
+    best_.copied = r_.copied;
+    best_.contributions.push_back({"fusion", schedule(without_fusion(plan_, r_), true).total});
+    best_.contributions.push_back({"on-chip residency", schedule(r_, false).total});
+    best_.contributions.push_back(
+        {"movement elimination", schedule(without_elimination(plan_, r_), true).total});
+    best_.front = pareto_filter(evaluated_, PlanFrontPolicy{});
+    return std::move(best_);
+  }
+
+private:
+  NetworkSchedule schedule(const Refinement &r, bool keep_on_chip) {
+    NetworkSchedule s =
+        schedule_of(graph_, hw_, refined(plan_, r, graph_, hw_, model_), model_, keep_on_chip);
+    evaluated_.push_back(point_of(s));
+    return s;
+  }
+
+  /// Takes `r` when its schedule is cheaper than the best so far.
+  bool adopt_if_cheaper(const Refinement &r) {
+    NetworkSchedule trial = schedule(r, true);
+    if (!(rank(trial.total, objective_) < rank(best_.total, objective_)))
+      return false;
+    r_ = r;
+    best_ = std::move(trial);
+    return true;
+  }
+
+  /// One pass over every change, each made (or undone) when that is cheaper.
+  bool improve_by_changes() {
+    bool improved = false;
+    for (const Change &change : changes_of(plan_)) {
+      Refinement r = r_;
+      std::vector<int> &list = r.*change.list;
+      const int first = change.segment->nodes.front();
+      if (const auto at = std::find(list.begin(), list.end(), first); at != list.end())
+        list.erase(at);
+      else if (change.list != &Refinement::joined || can_join(plan_, r, *change.segment))
+        list.push_back(first);
+      else
+        continue;
+      improved = adopt_if_cheaper(r) || improved;
+    }
+    return improved;
+  }
+
+  const Graph &graph_;
+  const Hardware &hw_;
+  const FusionPlan &plan_;
+  LatencyModel model_;
+  PlanObjective objective_;
+  CostFront evaluated_;
+  Refinement r_;
+  NetworkSchedule best_;
+};
+
 } // namespace
 
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective) {
-  CostFront evaluated = plan.total.front; // every schedule below is a plan that can run
-  const auto schedule = [&](const Refinement &r, bool keep_on_chip) {
-    NetworkSchedule s =
-        schedule_of(graph, hw, refined(plan, r, graph, hw, model), model, keep_on_chip);
-    evaluated.push_back(point_of(s));
-    return s;
-  };
-  // The plan's segments were chosen with every tensor between them through DRAM. With tensors
-  // kept on chip, a fused pair may cost more than its singles (their intermediate kept whole) or
-  // a pair left out less, and an eliminated movement node, whose inputs and outputs are one
-  // buffer kept whole or not at all, more than a copy that lets them be kept apart. Each change
-  // is made, or undone, where that makes the schedule cheaper, in graph order, until a pass over
-  // them all finds none (each step strictly improves, so this ends).
-  Refinement r;
-  NetworkSchedule best = schedule(r, true);
-  for (bool improved = true; improved;) {
-    improved = false;
-    for (const Change &change : changes_of(plan)) {
-      std::vector<int> &list = r.*change.list;
-      const int first = change.segment->nodes.front();
-      const auto at = std::find(list.begin(), list.end(), first);
-      const bool made = at != list.end();
-      if (made)
-        list.erase(at);
-      else if (change.list != &Refinement::joined || can_join(plan, r, *change.segment))
-        list.push_back(first);
-      else
-        continue;
-      NetworkSchedule trial = schedule(r, true);
-      if (rank(trial.total, objective) < rank(best.total, objective)) {
-        best = std::move(trial);
-        improved = true;
-      } else if (made) {
-        list.push_back(first);
-      } else {
-        list.pop_back();
-      }
-    }
-  }
-  best.split = r.split;
-  best.joined = r.joined;
-  best.copied = r.copied;
-  Refinement unfused = r, copies = r;
-  unfused.split.clear();
-  unfused.joined.clear();
-  copies.copied.clear();
-  for (const Segment &s : plan.segments) {
-    if (s.kind == SegmentKind::Pair)
-      unfused.split.push_back(s.nodes.front());
-    if (s.eliminated)
-      copies.copied.push_back(s.nodes.front());
-  }
-  best.contributions.push_back({"fusion", schedule(unfused, true).total});
-  best.contributions.push_back({"on-chip residency", schedule(r, false).total});
-  best.contributions.push_back({"movement elimination", schedule(copies, true).total});
-  best.front = pareto_filter(evaluated, PlanFrontPolicy{});
-  return best;
+  return ScheduleSearch(graph, hw, plan, model, objective).run();
 }
 
 } // namespace dse
