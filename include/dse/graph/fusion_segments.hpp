@@ -2,7 +2,7 @@
 // (each with the vector nodes attached to its results) searched by the matrix engine, plus the
 // remaining vector and data-movement nodes costed analytically; along each chain of fusable
 // links a dynamic program picks the segmentation with the lowest latency or energy, and the same
-// recursion over fronts (Minkowski sums and unions) traces the network's latency-energy front.
+// recursion over fronts (Minkowski sums and unions) traces the segments' latency-energy front.
 #pragma once
 
 #include <map>
@@ -42,8 +42,8 @@ struct FusionPlan {
   std::vector<Segment> segments;    // in graph order of their first node
   std::vector<Segment> unfused;     // the same graph with every compute node on its own
   std::vector<Segment> other_pairs; // the fused pairs searched but not on the plan, that fit
-  /// Sums over the segments; total.front is the network's latency-energy front over every
-  /// segmentation and every segment's front point.
+  /// Sums over the segments; total.front is the latency-energy front over every segmentation
+  /// and every segment's front point (tensors between segments through DRAM).
   SegmentCost total;
   int searches = 0;   // explorations run (distinct segment workloads)
   int cache_hits = 0; // segments that reused an earlier exploration

@@ -53,9 +53,11 @@ struct NetworkSchedule {
 /// become accesses in place (its tiles are views of it), and each part's latency and energy
 /// follow from its counts as in the search. An eliminated movement node's outputs share its
 /// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
-/// In graph order, each fused pair of the plan is run as its two singles, each other fused pair
-/// searched (FusionPlan::other_pairs) instead of its two singles, and each eliminated movement
-/// node as a copy, where that makes the schedule cheaper in `objective`.
+/// From the plan's segments, a local search in `objective`: each fused pair of the plan run as
+/// its two singles, each other fused pair searched (FusionPlan::other_pairs) run instead of its
+/// two singles, and each eliminated movement node run as a copy, one change made or undone at a
+/// time while the schedule gets cheaper; the schedules without fusion and without movement
+/// elimination are tried whole too, so no contribution is negative.
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective);
 
