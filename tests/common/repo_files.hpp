@@ -19,7 +19,8 @@ inline const std::vector<std::string> &shipped_networks() {
                                                  "networks/googlenet.onnx",
                                                  "networks/mobilenet_v2.onnx",
                                                  "networks/bert_base_layer_s512.onnx",
-                                                 "networks/tiny-cnn.yaml"};
+                                                 "networks/tiny-cnn.yaml",
+                                                 "networks/vgg16-first-five.yaml"};
   return names;
 }
 
