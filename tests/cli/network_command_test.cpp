@@ -5,6 +5,7 @@
 #include <iterator>
 
 #include "cli/cli_fixture.hpp"
+#include "common/suite_scale.hpp"
 
 namespace dse::testing {
 namespace {
@@ -130,6 +131,24 @@ TEST_F(NetworkCommand, WritesTheReportDirectoryAndListsHotspots) {
             (std::vector<std::string>{"plan", "step", "node", "part", "region", "GSM_live_words",
                                       "resident_words", "dram_words"}));
   EXPECT_FALSE(memory.rows.empty());
+}
+
+// Same input, same output, whatever the thread count: every report file (the summary but its
+// planning time) of MobileNetV2 (the tiny CNN in the sanitizer suite), whose schedule keeps
+// tensors on chip and fuses pairs through windows.
+TEST_F(NetworkCommand, ReportsDoNotDependOnTheThreadCount) {
+  const std::string model = repo_file(
+      test_common::per_suite<std::string>("networks/mobilenet_v2.onnx", "networks/tiny-cnn.yaml"));
+  run_ok({"network", "--hw", kDsp, "--model", model, "--threads", "1", "-o", "one"});
+  run_ok({"network", "--hw", kDsp, "--model", model, "--threads", "2", "-o", "two"});
+  const auto without_time = [](std::string text) {
+    const size_t at = text.find("planning time: ");
+    return at == std::string::npos ? text : text.substr(0, at);
+  };
+  EXPECT_EQ(without_time(read("one/summary.txt")), without_time(read("two/summary.txt")));
+  for (const char *file : {"hotspots.txt", "memory.csv", "splits.csv", "segments.csv",
+                           "network_front.csv", "layout.csv"})
+    EXPECT_EQ(read(std::string("one/") + file), read(std::string("two/") + file)) << file;
 }
 
 TEST_F(NetworkCommand, WithoutOutputDirectoryOnlyPrints) {
