@@ -405,7 +405,13 @@ private:
 
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective) {
-  return ScheduleSearch(graph, hw, plan, model, objective).run();
+  NetworkSchedule best = ScheduleSearch(graph, hw, plan, model, objective).run();
+  // The same search for the other objective adds the schedules it reaches to the front.
+  const PlanObjective other =
+      objective == PlanObjective::Latency ? PlanObjective::Energy : PlanObjective::Latency;
+  best.front = front_union(best.front, ScheduleSearch(graph, hw, plan, model, other).run().front,
+                           PlanFrontPolicy{});
+  return best;
 }
 
 } // namespace dse

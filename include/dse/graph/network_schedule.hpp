@@ -41,7 +41,8 @@ struct NetworkSchedule {
   std::vector<PassContribution> contributions; // fusion, on-chip residency, movement elimination
   /// The network's front: the plan's segment front (every segmentation and segment mapping,
   /// tensors between segments through DRAM) united with every schedule evaluated (this one, the
-  /// changes tried and the contributions'), points beaten on latency and energy removed.
+  /// changes tried and the contributions', and those of the same search for the other
+  /// objective), points beaten on latency and energy removed.
   CostFront front;
 };
 
