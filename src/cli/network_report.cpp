@@ -56,9 +56,11 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
   out << "schedule (best " << objective_word(o.objective) << ", tiles "
       << tile_menu_name(o.search.menu) << "): " << s.segments.size() << " segments, " << pairs
       << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
-      << " reused; " << kept << " tensors kept in " << escape_control(p.memory_before.level)
+      << " reused\n"
+      << "  on chip: " << kept << " tensors kept in " << escape_control(p.memory_before.level)
       << " between segments (peak " << num(s.peak_words) << " of " << num(s.capacity_words)
-      << " words); " << s.split.size() << " pairs of the segment plan run as singles, "
+      << " words)\n"
+      << "  changes to the segment plan: " << s.split.size() << " pairs run as singles, "
       << s.joined.size() << " other pairs fused, " << s.copied.size()
       << " eliminated movement nodes as copies\n"
       << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
