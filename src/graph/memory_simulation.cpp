@@ -89,7 +89,6 @@ private:
     step_reads_ = step_writes_ = 0;
     double resident = s.weight_words + s.working_words;
     m.demand_words = resident;
-    m.operand_words = s.weight_words;
     for (size_t b : live_at_[static_cast<size_t>(step)]) {
       if (plan_.buffers[b].dram_only)
         continue;
@@ -102,7 +101,6 @@ private:
     for (const BufferAccess &a : s.accesses) {
       const auto b = static_cast<size_t>(a.buffer);
       const PlanBuffer &buffer = plan_.buffers[b];
-      m.operand_words += a.words;
       if (result_.spilled[b]) {
         if (a.write)
           write(a.words);

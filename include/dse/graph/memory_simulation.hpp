@@ -12,7 +12,6 @@ namespace dse {
 struct StepMemory {
   double demand_words = 0;   // every live buffer whole, the step's weights and working words
   double resident_words = 0; // what stays on chip after spilling
-  double operand_words = 0;  // words the step itself touches, weights included
   double dram_words = 0;     // DRAM words moved during the step
   double cycles = 0;         // max(compute, DRAM transfer balanced over DMA units) for the step
 };
