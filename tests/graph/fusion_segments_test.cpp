@@ -124,8 +124,10 @@ TEST(FusionSegments, WindowFusionMovesFewerDramWordsOnRealNetworks) {
       const FusionPlan pairwise = plan_fusion(g, hw, options);
       EXPECT_FALSE(std::any_of(pairwise.segments.begin(), pairwise.segments.end(),
                                [&](const Segment &s) { return fused_through_a_window(g, s); }));
-      // No more DRAM words, and strictly fewer where a pair fused through a window is on the plan;
-      // the same for the schedules made of them (tensors kept on chip between segments).
+      // No more DRAM words, and strictly fewer where a pair fused through a window is on the plan.
+      // The schedules made of them (tensors kept on chip between segments) move no more either;
+      // a pair on the schedule may tie, since the other schedule may keep its intermediate on
+      // chip instead.
       EXPECT_LE(windows.total.dram_words, pairwise.total.dram_words);
       if (std::any_of(windows.segments.begin(), windows.segments.end(),
                       [&](const Segment &s) { return fused_through_a_window(g, s); })) {
@@ -136,10 +138,6 @@ TEST(FusionSegments, WindowFusionMovesFewerDramWordsOnRealNetworks) {
       const NetworkSchedule with = schedule_network(g, hw, windows, model, objective);
       const NetworkSchedule without = schedule_network(g, hw, pairwise, model, objective);
       EXPECT_LE(with.total.dram_words, without.total.dram_words);
-      if (std::any_of(with.segments.begin(), with.segments.end(),
-                      [&](const Segment &s) { return fused_through_a_window(g, s); })) {
-        EXPECT_LT(with.total.dram_words, without.total.dram_words);
-      }
     }
     EXPECT_GT(plans_with_windows, 0);
   }
