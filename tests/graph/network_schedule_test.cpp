@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <numeric>
+
 #include "common/suite_scale.hpp"
 #include "dse/graph/node_work.hpp"
 #include "test_graphs.hpp"
@@ -136,31 +139,48 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   }
   expect_near(s.total.dram_words, through.dram_words - moved, "DRAM words kept on chip");
 
-  // Resident tensors are activations passed from one segment to others, and fit.
+  // Resident tensors are activations passed from one segment to others, and fit. An eliminated
+  // movement node's inputs and outputs share one storage (its largest member's words), live from
+  // the first member's writer to the last member's reader, recounted here on their own.
+  std::vector<size_t> group(g.tensors.size());
+  std::iota(group.begin(), group.end(), size_t{0});
+  const std::function<size_t(size_t)> root = [&](size_t t) {
+    return group[t] == t ? t : root(group[t]);
+  };
+  for (const Segment &segment : segments)
+    if (segment.eliminated)
+      for (int in : g.node(segment.nodes.front()).inputs)
+        for (int out : g.node(segment.nodes.front()).outputs)
+          if (g.tensor(in).kind != TensorKind::Weight)
+            group[root(static_cast<size_t>(out))] = root(static_cast<size_t>(in));
+  std::vector<double> words(g.tensors.size(), 0);
+  std::vector<size_t> first(g.tensors.size(), segments.size()), last(g.tensors.size(), 0);
+  std::vector<int> resident(g.tensors.size(), -1);
+  for (size_t t = 0; t < g.tensors.size(); ++t) {
+    const size_t r = root(t);
+    words[r] = std::max(words[r], static_cast<double>(element_count(g.tensors[t].shape)));
+    if (writer[t] >= 0)
+      first[r] = std::min(first[r], step[static_cast<size_t>(writer[t])]);
+    if (readers[t] > 0)
+      last[r] = std::max(last[r], last_read[t]);
+    if (resident[r] >= 0) { // one storage: kept on chip or not as a whole
+      EXPECT_EQ(resident[r], s.resident[t] ? 1 : 0) << g.tensors[t].name;
+    }
+    resident[r] = s.resident[t] ? 1 : 0;
+    if (!s.resident[t])
+      continue;
+    EXPECT_EQ(g.tensors[t].kind, TensorKind::Activation) << g.tensors[t].name;
+    EXPECT_FALSE(g.tensors[t].is_output) << g.tensors[t].name;
+  }
   std::vector<double> held(segments.size(), 0);
   for (size_t i = 0; i < segments.size(); ++i)
     held[step[i]] = segments[i].eliminated ? 0 : segments[i].cost.buffer_words;
-  for (size_t t = 0; t < g.tensors.size(); ++t) {
-    if (!s.resident[t])
+  for (size_t r = 0; r < g.tensors.size(); ++r) {
+    if (root(r) != r || resident[r] != 1)
       continue;
-    const GraphTensor &tensor = g.tensors[t];
-    SCOPED_TRACE(tensor.name);
-    EXPECT_EQ(tensor.kind, TensorKind::Activation);
-    EXPECT_FALSE(tensor.is_output);
-    const int producer = tensor.producer;
-    ASSERT_GE(producer, 0);
-    const int w = writer[t];
-    if (w < 0) { // the output of an eliminated movement node: its input's storage
-      bool aliased = false;
-      for (const Segment &segment : segments)
-        aliased |= segment.eliminated && segment.nodes.front() == producer;
-      EXPECT_TRUE(aliased);
-      continue;
-    }
-    if (segments[static_cast<size_t>(w)].eliminated)
-      continue;
-    for (size_t k = step[static_cast<size_t>(w)]; k <= last_read[t] && readers[t] > 0; ++k)
-      held[k] += static_cast<double>(element_count(tensor.shape));
+    EXPECT_LE(first[r], last[r]) << g.tensors[r].name; // written, then read, by segments
+    for (size_t k = first[r]; k <= last[r] && k < held.size(); ++k)
+      held[k] += words[r];
   }
   for (size_t k = 0; k < held.size(); ++k)
     EXPECT_LE(held[k], s.capacity_words) << "step " << k;
