@@ -102,12 +102,18 @@ std::vector<double> dram_savings(const ExecPlan &plan, const std::vector<Segment
   return saving;
 }
 
-/// Per buffer, whether it stays on chip. Candidates are buffers both written and read by the
-/// segments; by DRAM words saved per word and step held, most first (ties: lower index), each is
-/// kept when it fits beside the steps' working words and the buffers kept before it at every
-/// step of its span.
-std::vector<bool> resident_buffers(const ExecPlan &plan, const std::vector<double> &saving,
-                                   double capacity) {
+/// Which buffers stay on chip, and the most words the global buffer holds at one step (a step's
+/// working words and the kept buffers live from their first access to their last).
+struct Residency {
+  std::vector<bool> resident; // per buffer
+  double peak_words = 0;
+};
+
+/// Candidates are buffers both written and read by the segments whose keeping saves DRAM words;
+/// by DRAM words saved per word and step held, most first (ties: lower index), each is kept when
+/// it fits beside the steps' working words and the buffers kept before it at every step of its
+/// span.
+Residency pack_on_chip(const ExecPlan &plan, const std::vector<double> &saving, double capacity) {
   std::vector<bool> written(plan.buffers.size(), false), read(plan.buffers.size(), false);
   for (const PlanStep &step : plan.steps)
     for (const BufferAccess &a : step.accesses)
@@ -125,7 +131,8 @@ std::vector<bool> resident_buffers(const ExecPlan &plan, const std::vector<doubl
   std::vector<double> held(plan.steps.size());
   for (size_t i = 0; i < plan.steps.size(); ++i)
     held[i] = plan.steps[i].working_words;
-  std::vector<bool> resident(plan.buffers.size(), false);
+  Residency out;
+  out.resident.assign(plan.buffers.size(), false);
   for (size_t b : candidates) {
     const auto first = static_cast<size_t>(spans[b].first),
                last = static_cast<size_t>(spans[b].last);
@@ -135,24 +142,11 @@ std::vector<bool> resident_buffers(const ExecPlan &plan, const std::vector<doubl
       continue;
     for (size_t i = first; i <= last; ++i)
       held[i] += words;
-    resident[b] = true;
+    out.resident[b] = true;
   }
-  return resident;
-}
-
-/// The most words the global buffer holds at one step: its working words and the resident
-/// buffers live from their first access to their last.
-double peak_words(const ExecPlan &plan, const std::vector<bool> &resident) {
-  const std::vector<BufferSpan> spans = buffer_spans(plan);
-  double peak = 0;
-  for (size_t i = 0; i < plan.steps.size(); ++i) {
-    double held = plan.steps[i].working_words;
-    for (size_t b = 0; b < plan.buffers.size(); ++b)
-      if (resident[b] && spans[b].live_at(static_cast<int>(i)))
-        held += plan.buffers[b].words;
-    peak = std::max(peak, held);
-  }
-  return peak;
+  for (double h : held)
+    out.peak_words = std::max(out.peak_words, h);
+  return out;
 }
 
 /// The segment's cost with the DRAM words of its resident tensors moved on chip.
@@ -185,14 +179,15 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<
   out.capacity_words = static_cast<double>(hw.gb_capacity_words());
   TensorGroups groups(graph, segments);
   const ExecPlan plan = residency_plan(graph, segments, out.order, groups);
-  const std::vector<bool> buffers =
-      keep_on_chip
-          ? resident_buffers(plan, dram_savings(plan, segments, groups), out.capacity_words)
-          : std::vector<bool>(plan.buffers.size(), false);
-  out.peak_words = peak_words(plan, buffers);
+  // Without residency nothing is worth keeping: no buffer saves a word.
+  const Residency kept = pack_on_chip(plan,
+                                      keep_on_chip ? dram_savings(plan, segments, groups)
+                                                   : std::vector<double>(plan.buffers.size(), 0),
+                                      out.capacity_words);
+  out.peak_words = kept.peak_words;
   out.resident.resize(graph.tensors.size());
   for (size_t t = 0; t < graph.tensors.size(); ++t)
-    out.resident[t] = buffers[static_cast<size_t>(groups.find(static_cast<int>(t)))];
+    out.resident[t] = kept.resident[static_cast<size_t>(groups.find(static_cast<int>(t)))];
   out.costs.resize(segments.size());
   for (int index : out.order) {
     const auto i = static_cast<size_t>(index);
@@ -328,7 +323,7 @@ public:
   ScheduleSearch(const Graph &graph, const Hardware &hw, const FusionPlan &plan, LatencyModel model,
                  PlanObjective objective)
       : graph_(graph), hw_(hw), plan_(plan), model_(model), objective_(objective),
-        evaluated_(plan.total.front), best_(schedule(r_, true)) {}
+        changes_(changes_of(plan)), evaluated_(plan.total.front), best_(schedule(r_, true)) {}
 
   /// The plan's segments were chosen with every tensor between them through DRAM. With tensors
   /// kept on chip, a fused pair may cost more than its singles (their intermediate kept whole)
@@ -376,7 +371,7 @@ private:
   /// One pass over every change, each made (or undone) when that is cheaper.
   bool improve_by_changes() {
     bool improved = false;
-    for (const Change &change : changes_of(plan_)) {
+    for (const Change &change : changes_) {
       Refinement r = r_;
       std::vector<int> &list = r.*change.list;
       const int first = change.segment->nodes.front();
@@ -396,6 +391,7 @@ private:
   const FusionPlan &plan_;
   LatencyModel model_;
   PlanObjective objective_;
+  std::vector<Change> changes_; // every change the search may make, in graph order
   CostFront evaluated_;
   Refinement r_;
   NetworkSchedule best_;

@@ -91,6 +91,7 @@ SegmentCost sequence_cost(std::vector<SegmentPart> parts, const Hardware &hw, La
     c.dram_words += o.dram_words;
     c.buffer_words = std::max(c.buffer_words, o.buffer_words);
     c.macs += part.totals.macs;
+    // Parts run one after another, each balanced over the units on its own.
     add_dma_loads(c.dma_units, dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw));
   }
   c.parts = std::move(parts);
@@ -104,7 +105,9 @@ std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
 }
 
 SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &pick) const {
-  SegmentCost c;
+  // The parts' DMA loads as sequence_cost sums them; the objectives exactly as searched.
+  SegmentCost c =
+      sequence_cost(parts_of(r, pick, hw_, options_.latency_model), hw_, options_.latency_model);
   c.latency_s = pick.objectives.latency_s;
   c.energy_pj = pick.objectives.energy_pj;
   c.dram_words = pick.objectives.dram_words;
@@ -116,12 +119,6 @@ SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &p
     front.push_back({p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words,
                      runs_fused(r, p) ? 1 : 0});
   c.front = pareto_filter(front, PlanFrontPolicy{});
-  for (const MappingPart &part : pick.parts) {
-    // Parts run one after another, each balanced over the units on its own.
-    add_dma_loads(c.dma_units,
-                  dma_unit_loads(part.totals.dram_reads, part.totals.dram_writes, hw_));
-  }
-  c.parts = parts_of(r, pick, hw_, options_.latency_model);
   c.restreamed = restreamed_operand(r, pick, c.parts);
   return c;
 }
