@@ -42,8 +42,8 @@ std::string mapping_yaml(const ExploreResult &result, const Workload &workload, 
     out << "]\n";
     if (p.fused())
       out << "    prefix: " << names(p, df.prefix) << "\n";
-    if (!df.cached.empty())
-      out << "    cache: " << names(p, df.cached) << "\n";
+    if (df.caches_halo())
+      out << "    cache: " << names(p, df.cached.front()) << "\n";
     out << "    loops: {";
     for (size_t o = 0; o < p.ops.size(); ++o)
       out << (o ? ", " : "") << yaml_name(p.op(static_cast<int>(o)).name) << ": "

@@ -77,7 +77,7 @@ TilePlan plan_tensor_tile(const Problem &p, const Dataflow &df, int tensor,
   t.name = pt.name;
   t.role = pt.role;
   t.access = pt.access;
-  const std::vector<int> path = tensor == p.intermediate ? df.prefix : df.path(pt.owner);
+  const std::vector<int> path = pt.role == TensorRole::Intermediate ? df.prefix : df.path(pt.owner);
   const auto depth = static_cast<std::ptrdiff_t>(df.retention[static_cast<size_t>(tensor)]);
   t.above.assign(path.begin(), path.begin() + depth);
   shape_tile(t, dims, contiguous, block);
@@ -115,7 +115,7 @@ void refuse_unsupported_ops(const Problem &p) {
   if (!p.halo_dims.empty())
     throw UserError("ops '" + p.op(0).name + "' and '" + p.op(1).name +
                     "' are fused through a window (a halo on '" +
-                    p.tensors[static_cast<size_t>(p.intermediate)].name +
+                    p.tensors[static_cast<size_t>(p.links.front().intermediate)].name +
                     "'); the emitter executes fused pairs that read their intermediate with bare "
                     "dimensions only");
   for (size_t o = 0; o < p.ops.size(); ++o) {
@@ -179,11 +179,11 @@ SoftmaxPlan plan_softmax(const Problem &p, const Dataflow &df, SegmentPlan &plan
   s.over_position = static_cast<int>(at - df.prefix.begin());
   s.output_tile = p.ops[1].tensors.back();
   for (auto it = at + 1; it != df.prefix.end(); ++it)
-    if (contains(p.consumer_only_dims, *it))
+    if (contains(p.recompute_dims, *it))
       s.update_loops.push_back(*it);
   // The state: max, sum and last scale of every row the dim's loop sweeps, in the intermediate's
   // storage order without the normalised dim.
-  const TilePlan &inter = plan.tiles[static_cast<size_t>(p.intermediate)];
+  const TilePlan &inter = plan.tiles[static_cast<size_t>(p.links.front().intermediate)];
   TilePlan state;
   state.name = "softmax state";
   state.role = TensorRole::Intermediate;

@@ -111,7 +111,7 @@ int slot_of(const ProblemOp &op, int tensor) {
 bool consistent(const Problem &problem, const std::vector<OpRoles> &roles) {
   if (!problem.fused())
     return true;
-  const int t = problem.intermediate;
+  const int t = problem.links.front().intermediate;
   const int p0 =
       wanted_position(problem.ops[0], roles[0], static_cast<size_t>(slot_of(problem.ops[0], t)));
   const int p1 =
@@ -154,7 +154,7 @@ std::vector<OpRoles> choose_roles(const Problem &problem, const std::vector<DimP
   if (best.empty())
     throw UserError(
         "the ops of the fused pair need different storage orders of the intermediate '" +
-        problem.tensors[static_cast<size_t>(problem.intermediate)].name + "'");
+        problem.tensors[static_cast<size_t>(problem.links.front().intermediate)].name + "'");
   return best;
 }
 

@@ -70,7 +70,8 @@ private:
   void prefix_level(size_t k) {
     std::vector<int> candidates;
     for (int t = 0; t < static_cast<int>(problem().tensors.size()); ++t)
-      if (t == problem().intermediate || static_cast<int>(k) < prefix_length())
+      if (problem().tensors[static_cast<size_t>(t)].role == TensorRole::Intermediate ||
+          static_cast<int>(k) < prefix_length())
         candidates.push_back(t);
     std::vector<int> held = allocate_at(candidates, static_cast<int>(k));
     if (online() && static_cast<int>(k) == plan_.softmax.over_position) {
@@ -102,7 +103,8 @@ private:
     const std::vector<int> &nest = df_.subnests.at(static_cast<size_t>(op));
     std::vector<int> owned;
     for (int t : problem().ops[static_cast<size_t>(op)].tensors)
-      if (t != problem().intermediate && problem().tensors[static_cast<size_t>(t)].owner == op)
+      if (problem().tensors[static_cast<size_t>(t)].role != TensorRole::Intermediate &&
+          problem().tensors[static_cast<size_t>(t)].owner == op)
         owned.push_back(t);
     const std::vector<int> held = allocate_at(owned, prefix_length() + static_cast<int>(j));
     const bool rescales_here =

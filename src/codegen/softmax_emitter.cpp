@@ -11,7 +11,7 @@ std::string num(std::int64_t v) { return std::to_string(v); }
 const TilePlan &tile(const SegmentPlan &plan, int t) { return plan.tiles[static_cast<size_t>(t)]; }
 
 const TilePlan &intermediate(const SegmentPlan &plan) {
-  return tile(plan, plan.problem->intermediate);
+  return tile(plan, plan.problem->links.front().intermediate);
 }
 
 std::string name_of(int segment, const std::string &what) {
@@ -53,7 +53,7 @@ void emit_step_function(CodeWriter &out, const SegmentPlan &plan, int segment) {
     if (s.kind == StepKind::Softmax)
       prefix_loops = s.entered;
   const std::vector<std::int64_t> extent =
-      region_extent(plan, plan.problem->intermediate, prefix_loops);
+      region_extent(plan, plan.problem->links.front().intermediate, prefix_loops);
   int over = -1;
   for (size_t p = 0; p < inter.access.indices.size(); ++p)
     if (plain_dim(inter.access.indices[p]) == plan.softmax.over_dim)
@@ -201,7 +201,8 @@ std::string softmax_step_statement(const SegmentPlan &plan, int segment, size_t 
   const int over = plan.softmax.over_dim;
   const std::string n = loop_var(plan, over);
   if (s.kind == StepKind::Softmax) {
-    const std::string region = tile_pointer(plan, plan.problem->intermediate, s.entered);
+    const std::string region =
+        tile_pointer(plan, plan.problem->links.front().intermediate, s.entered);
     if (plan.softmax.form == SoftmaxForm::Whole)
       return name_of(segment, "softmax") + "(" + region + ");";
     std::string update;

@@ -2,7 +2,6 @@
 #include "dse/model/candidate_generation.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <functional>
 
 namespace dse {
@@ -53,13 +52,54 @@ std::vector<int> depth_options(const std::vector<int> &path, const TensorAccess 
   return out;
 }
 
-/// Whether every recompute and halo loop of the prefix encloses the intermediate's tile.
-bool intermediate_depth_is_legal(const Problem &p, const std::vector<int> &prefix,
+/// Whether every recompute and halo loop of link `link` in the prefix encloses its
+/// intermediate's tile.
+bool intermediate_depth_is_legal(const Problem &p, int link, const std::vector<int> &prefix,
                                  int inter_depth) {
   for (size_t i = 0; i < prefix.size(); ++i)
-    if (p.encloses_intermediate(prefix[i]) && static_cast<int>(i) >= inter_depth)
+    if (p.encloses_intermediate(link, prefix[i]) && static_cast<int>(i) >= inter_depth)
       return false;
   return true;
+}
+
+/// Per link, the legal depths of its intermediate under `prefix`.
+std::vector<std::vector<int>> intermediate_depths(const Problem &p,
+                                                  const std::vector<int> &prefix) {
+  std::vector<std::vector<int>> out;
+  for (size_t l = 0; l < p.links.size(); ++l) {
+    out.emplace_back();
+    const TensorAccess &inter = p.tensors[static_cast<size_t>(p.links[l].intermediate)].access;
+    for (int depth : depth_options(prefix, inter))
+      if (intermediate_depth_is_legal(p, static_cast<int>(l), prefix, depth))
+        out.back().push_back(depth);
+  }
+  return out;
+}
+
+/// Every combination of one option per slot (each slot's options in order, the first slot
+/// changing slowest); one empty combination when there are no slots.
+template <typename T>
+std::vector<std::vector<T>> combinations(const std::vector<std::vector<T>> &options) {
+  std::vector<std::vector<T>> out{{}};
+  for (const std::vector<T> &slot : options) {
+    std::vector<std::vector<T>> next;
+    for (const std::vector<T> &partial : out)
+      for (const T &option : slot) {
+        next.push_back(partial);
+        next.back().push_back(option);
+      }
+    out = std::move(next);
+  }
+  return out;
+}
+
+/// Every per-link choice of cached halo dims (each link caching any subset of its cacheable
+/// ones).
+std::vector<std::vector<std::vector<int>>> caching_choices(const Problem &p) {
+  std::vector<std::vector<std::vector<int>>> per_link;
+  for (size_t l = 0; l < p.links.size(); ++l)
+    per_link.push_back(subsets(p.cacheable_halo_dims(static_cast<int>(l))));
+  return combinations(per_link);
 }
 
 /// Whether the prefix has every halo dim (a producer read through a window computes the
@@ -69,11 +109,12 @@ bool has_halo_dims(const Problem &p, const std::vector<int> &prefix) {
                      [&](int d) { return contains(prefix, d); });
 }
 
-/// Tensors owned by op (its inputs and output, not the intermediate).
+/// Tensors owned by op (its inputs and output, not an intermediate).
 std::vector<int> owned_tensors(const Problem &p, int op) {
   std::vector<int> out;
   for (int t : p.ops[static_cast<size_t>(op)].tensors)
-    if (t != p.intermediate && p.tensors[static_cast<size_t>(t)].owner == op)
+    if (p.tensors[static_cast<size_t>(t)].role != TensorRole::Intermediate &&
+        p.tensors[static_cast<size_t>(t)].owner == op)
       out.push_back(t);
   return out;
 }
@@ -91,7 +132,7 @@ class LocalPlanCounter {
 public:
   LocalPlanCounter(const Problem &p, bool allow_recompute, double stop_above)
       : p_(p), allow_recompute_(allow_recompute), stop_above_(stop_above),
-        in_prefix_(p.workload->dims.size(), false) {}
+        in_prefix_(p.workload->dims.size(), false), caching_(count_caching()) {}
 
   double count() {
     for (int d : p_.halo_dims)
@@ -111,7 +152,7 @@ private:
     total_ += prefix_choices() * plans;
     for (size_t i = next; i < p_.prefix_dims.size(); ++i) {
       const int d = p_.prefix_dims[i];
-      if (contains(p_.halo_dims, d) || (!allow_recompute_ && contains(p_.consumer_only_dims, d)))
+      if (contains(p_.halo_dims, d) || (!allow_recompute_ && contains(p_.recompute_dims, d)))
         continue;
       in_prefix_[static_cast<size_t>(d)] = true;
       add_subsets_from(i + 1);
@@ -119,32 +160,33 @@ private:
     }
   }
 
-  /// Orders of the prefix set times the intermediate's legal depths. A depth right below a
-  /// dimension indexing the intermediate is legal when each of the c recompute and h halo loops
-  /// lies at or above it: for the i - h other indexing dimensions in 1 / (c + h + 1) of the
-  /// orders, for each halo dimension in 1 / (c + h); depth 0 only when c + h = 0.
+  /// Orders of the prefix set times, per order, the legal depths of every intermediate, times
+  /// the caching choices (one for a single operator).
   double prefix_choices() const {
-    const TensorAccess *inter =
-        p_.fused() ? &p_.tensors[static_cast<size_t>(p_.intermediate)].access : nullptr;
-    size_t j = 0, i = 0, c = 0;
-    for (int d : p_.prefix_dims) {
-      if (!in_prefix_[static_cast<size_t>(d)])
-        continue;
-      ++j;
-      i += inter->uses(d) ? 1 : 0;
-      c += contains(p_.consumer_only_dims, d) ? 1 : 0;
-    }
-    const double h = static_cast<double>(p_.halo_dims.size());
-    const double above = static_cast<double>(c) + h;
-    // Each cacheable halo dim is cached or recomputed; without recompute, every overlapping one
-    // is cached (none of the choices when one cannot be).
-    const std::vector<int> cacheable = p_.cacheable_halo_dims();
-    const double caching = allow_recompute_ ? std::ldexp(1.0, static_cast<int>(cacheable.size()))
-                           : p_.runs_without_recompute({}, cacheable) ? 1.0
-                                                                      : 0.0;
-    if (above == 0)
-      return factorial(j) * static_cast<double>(1 + i);
-    return caching * factorial(j) * ((static_cast<double>(i) - h) / (above + 1) + h / above);
+    if (!p_.fused())
+      return 1;
+    std::vector<int> order;
+    for (int d : p_.prefix_dims)
+      if (in_prefix_[static_cast<size_t>(d)])
+        order.push_back(d);
+    std::sort(order.begin(), order.end());
+    double out = 0;
+    do {
+      double depths = 1;
+      for (const std::vector<int> &legal : intermediate_depths(p_, order))
+        depths *= static_cast<double>(legal.size());
+      out += depths;
+    } while (std::next_permutation(order.begin(), order.end()));
+    return out * caching_;
+  }
+
+  /// Caching choices: every one with recompute allowed; without, those that recompute no
+  /// overlap.
+  double count_caching() const {
+    double out = 0;
+    for (const std::vector<std::vector<int>> &cached : caching_choices(p_))
+      out += allow_recompute_ || p_.runs_without_recompute({}, cached) ? 1 : 0;
+    return out;
   }
 
   /// Orders of op's own loops times the depth options of each tensor it owns.
@@ -170,6 +212,7 @@ private:
   bool allow_recompute_;
   double stop_above_;
   std::vector<bool> in_prefix_; // per workload dim
+  double caching_;
   double total_ = 0;
 };
 
@@ -183,15 +226,13 @@ std::vector<PrefixChoice> enumerate_prefix_choices(const Problem &problem) {
   if (!problem.fused())
     return {PrefixChoice{}};
   std::vector<PrefixChoice> out;
-  const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
-  const std::vector<std::vector<int>> caching = subsets(problem.cacheable_halo_dims());
+  const std::vector<std::vector<std::vector<int>>> caching = caching_choices(problem);
   for_each_ordered_subset(problem.prefix_dims, [&](const std::vector<int> &prefix) {
     if (!has_halo_dims(problem, prefix))
       return;
-    for (int depth : depth_options(prefix, inter))
-      if (intermediate_depth_is_legal(problem, prefix, depth))
-        for (const std::vector<int> &cached : caching)
-          out.push_back({prefix, depth, cached});
+    for (const std::vector<int> &depths : combinations(intermediate_depths(problem, prefix)))
+      for (const std::vector<std::vector<int>> &cached : caching)
+        out.push_back({prefix, depths, cached});
   });
   return out;
 }
@@ -235,8 +276,9 @@ Dataflow assemble_dataflow(const Problem &problem, const PrefixChoice &choice,
   df.prefix = choice.prefix;
   df.cached = choice.cached;
   df.retention.assign(problem.tensors.size(), 0);
-  if (problem.fused())
-    df.retention[static_cast<size_t>(problem.intermediate)] = choice.intermediate_depth;
+  for (size_t l = 0; l < problem.links.size(); ++l)
+    df.retention[static_cast<size_t>(problem.links[l].intermediate)] =
+        choice.intermediate_depths.at(l);
   for (size_t o = 0; o < plans.size(); ++o) {
     df.subnests.push_back(plans[o]->subnest);
     const std::vector<int> tensors = owned_tensors(problem, static_cast<int>(o));

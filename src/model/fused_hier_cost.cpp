@@ -81,7 +81,7 @@ FusedOuterCost outer_cost(const Problem &problem, const FusedOuterForms &forms,
     const TensorTraffic &traffic = forms.traffic[t];
     HierTensorCounts dram, level1;
     level1.tile_words = value(traffic.footprint);
-    if (static_cast<int>(t) != problem.intermediate) {
+    if (problem.tensors[t].role != TensorRole::Intermediate) {
       const ProblemTensor &tensor = problem.tensors[t];
       dram.tile_words = padded_words(tensor.access, tiles);
       if (tensor.role == TensorRole::Input) {

@@ -70,6 +70,7 @@ FusedHierSegment resolve_fused_hier_segment(const Hardware &hw, const Workload &
   for (int o = 0; o < 2; ++o)
     m.outer.subnests.push_back(subnest(p, m.ops[static_cast<size_t>(o)], o, m.outer.prefix));
   m.outer.retention = retention_depths(p, segment);
+  m.outer.cached.assign(p.links.size(), {}); // pairs fused through bare indices: no halo
   for (int o = 0; o < 2; ++o)
     m.ops[static_cast<size_t>(o)].levels[0].order = fused_level0_order(p, m.outer, o);
   if (const std::string why = fused_hier_mapping_problem(hw, p, m); !why.empty())

@@ -60,8 +60,14 @@ int op_index(const Problem &p, const std::string &name, const SourceLocation &wh
 Dataflow segment_dataflow(const Problem &p, const MappingSegmentSpec &seg) {
   Dataflow df;
   df.prefix = dims_of(p, seg.prefix);
-  df.cached = dims_of(p, seg.cache);
-  std::sort(df.cached.begin(), df.cached.end());
+  if (!p.fused() && !seg.cache.empty())
+    throw UserError(
+        seg.cache.front().where,
+        "'cache' keeps a halo of a fused segment's intermediate; this segment is one op");
+  if (p.fused()) {
+    df.cached.push_back(dims_of(p, seg.cache));
+    std::sort(df.cached.back().begin(), df.cached.back().end());
+  }
   df.subnests.resize(p.ops.size());
   for (const auto &[op, loops] : seg.loops)
     df.subnests[static_cast<size_t>(op_index(p, op, seg.where))] = dims_of(p, loops);

@@ -27,33 +27,49 @@ Posynomial extent_minus_one(const Problem &p, int dim, bool spans_all_trips) {
   return Posynomial::atom(dim, Atom::SpanMinus1);
 }
 
-/// Halo dims along which a producer quantity is counted in closed form over all of h's positions
-/// (docs/DESIGN.md §4.1): those whose loop encloses it (summed over the loop's steps, its trips
-/// not counted again), `cached` among them, and those its tile spans `whole`.
+/// Halo dims of link `link` along which a quantity of its producer is counted in closed form
+/// over all of h's positions (docs/DESIGN.md §4.1): those whose loop encloses it (summed over the
+/// loop's steps, its trips not counted again), with the positions each later step computes again
+/// (`recomputed`, per dim: 0 where cached), and those its tile spans `whole`.
 struct HaloSums {
+  int link = -1;
   std::vector<int> dims;
-  std::vector<int> cached;
+  std::vector<std::int64_t> recomputed;
   std::vector<int> whole;
 };
 
+/// The halo dims of link `link`, each with the overlap its producer recomputes under `cached`.
+HaloSums link_sums(const Problem &p, int link, const std::vector<std::vector<int>> &cached) {
+  HaloSums out{link, {}, {}, {}};
+  for (int h : p.links[static_cast<size_t>(link)].halo_dims) {
+    out.dims.push_back(h);
+    const bool is_cached = contains(cached.at(static_cast<size_t>(link)), h);
+    out.recomputed.push_back(is_cached ? 0 : p.halo_overlap(link, h, cached));
+  }
+  return out;
+}
+
 /// An affine index's extent over the positions the producer computes along halo dim h, summed
 /// over the steps of h's loop. The producer computes the E positions that the consumer's
-/// outputs read (Problem::halo_range, padding excluded): once each when h is cached or spanned
-/// whole; when recomputed, the overlap U - s of consecutive windows again per later step,
-/// E + (t_h - 1)(U - s). An index c * (h's read) + own (`r` of `a+u+r`, the producer's own
-/// window) spans c (n - 1) + 1 + own over n positions: it adds 1 - c + own per step.
+/// outputs read (ProblemLink::halo_range, padding excluded): once each when h is cached or
+/// spanned whole; when recomputed, the overlap of consecutive windows again per later step,
+/// E + (t_h - 1)(U - s) (Problem::halo_overlap). An index c * (h's read) + own (`r` of `a+u+r`,
+/// the producer's own window) spans c (n - 1) + 1 + own over n positions: it adds 1 - c + own
+/// per step.
 Posynomial summed_window(const Problem &p, const IndexExpr &index, int h,
                          const std::vector<int> &spanning, const HaloSums &sums) {
-  const IndexExpr &read = p.halo_read(h);
-  const HaloRange &range = p.halo_range(h);
+  const ProblemLink &link = p.links[static_cast<size_t>(sums.link)];
+  const IndexExpr &read = link.halo_read(h);
+  const HaloRange &range = link.halo_range(h);
   const bool whole = contains(sums.whole, h);
   const Posynomial steps = whole ? Posynomial::constant(1) : Posynomial::atom(h, Atom::Trips);
   Posynomial positions = Posynomial::constant(static_cast<double>(range.end - range.begin));
-  if (!whole && !contains(sums.cached, h))
+  const auto at = std::find(sums.dims.begin(), sums.dims.end(), h) - sums.dims.begin();
+  if (!whole)
     positions += (steps - Posynomial::constant(1)) *
-                 static_cast<double>(p.halo_window(h) - p.halo_stride(h));
+                 static_cast<double>(sums.recomputed[static_cast<size_t>(at)]);
   const double c =
-      static_cast<double>(index.coefficient(h)) / static_cast<double>(p.halo_stride(h));
+      static_cast<double>(index.coefficient(h)) / static_cast<double>(link.halo_stride(h));
   Posynomial own = Posynomial::constant(1.0 - c);
   for (const IndexTerm &t : index.terms)
     if (read.coefficient(t.dim) == 0)
@@ -101,10 +117,14 @@ Posynomial trips_of(const std::vector<int> &loops) {
   return Posynomial::monomial(out);
 }
 
-/// Path of the tensor's owner, or the prefix for the intermediate.
+bool is_intermediate(const Problem &p, int tensor) {
+  return p.tensors[static_cast<size_t>(tensor)].role == TensorRole::Intermediate;
+}
+
+/// Path of the tensor's owner, or the prefix for an intermediate.
 std::vector<int> tensor_path(const Problem &p, const Dataflow &df, int tensor) {
-  return tensor == p.intermediate ? df.prefix
-                                  : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
+  return is_intermediate(p, tensor) ? df.prefix
+                                    : df.path(p.tensors[static_cast<size_t>(tensor)].owner);
 }
 
 /// A tile's words at its depth; with `summed`, summed over those halo dims' positions.
@@ -114,7 +134,7 @@ Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor,
   const size_t depth = static_cast<size_t>(df.retention[static_cast<size_t>(tensor)]);
   std::vector<int> below(path.begin() + static_cast<std::ptrdiff_t>(std::min(depth, path.size())),
                          path.end());
-  if (tensor == p.intermediate) // dims of the sub-nests are below the prefix too
+  if (is_intermediate(p, tensor)) // dims of the sub-nests are below the prefix too
     for (int d : p.dims)
       if (!contains(df.prefix, d))
         below.push_back(d);
@@ -124,20 +144,21 @@ Posynomial footprint_at(const Problem &p, const Dataflow &df, int tensor,
 /// The halo dims a producer input uses, summed over: its tiles cover only the positions the
 /// producer computes (docs/DESIGN.md §4.1), per step of the loops above it, or whole below.
 HaloSums halo_sums(const Problem &p, const Dataflow &df, int tensor) {
-  HaloSums out;
   const ProblemTensor &t = p.tensors[static_cast<size_t>(tensor)];
-  if (tensor == p.intermediate || t.owner != 0)
-    return out;
+  if (is_intermediate(p, tensor) || static_cast<size_t>(t.owner) >= p.links.size())
+    return {};
+  const HaloSums link = link_sums(p, t.owner, df.cached);
+  HaloSums out{t.owner, {}, {}, {}};
   const int depth = df.retention[static_cast<size_t>(tensor)];
-  for (int h : p.halo_dims) {
+  for (size_t i = 0; i < link.dims.size(); ++i) {
+    const int h = link.dims[i];
     if (!t.access.uses(h))
       continue;
     out.dims.push_back(h);
+    out.recomputed.push_back(link.recomputed[i]);
     const auto at = std::find(df.prefix.begin(), df.prefix.end(), h);
     if (at - df.prefix.begin() >= depth)
       out.whole.push_back(h);
-    else if (contains(df.cached, h))
-      out.cached.push_back(h);
   }
   return out;
 }
@@ -177,27 +198,19 @@ Posynomial buffered(const Dataflow &df, int tensor, const Posynomial &footprint,
   return double_buffering && streamed ? footprint * 2.0 : footprint;
 }
 
-/// The softmax attached to the producer, if any.
-const Operator *attached_softmax(const Problem &problem) {
-  for (int a : problem.ops[0].attached_ops)
+/// The softmax attached to operator `op`, if any.
+const Operator *attached_softmax(const Problem &problem, int op) {
+  for (int a : problem.ops[static_cast<size_t>(op)].attached_ops)
     if (problem.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
       return &problem.workload->ops.at(static_cast<size_t>(a));
   return nullptr;
 }
 
-} // namespace
-
-Posynomial softmax_pass_words(const Problem &problem) {
-  if (problem.fused() || attached_softmax(problem) == nullptr)
-    return {};
-  return padded_size(problem, problem.ops[0].accesses.back());
-}
-
-Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow) {
-  const Operator *softmax = problem.fused() ? attached_softmax(problem) : nullptr;
-  if (softmax == nullptr)
-    return {};
-  const auto over = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), softmax->over_dim);
+/// The running max, sum and last scale of online softmax `softmax` on `intermediate`, when its
+/// normalised dim is a prefix loop (zero otherwise).
+Posynomial running_state_words(const Problem &problem, const Dataflow &dataflow,
+                               const Operator &softmax, int intermediate) {
+  const auto over = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), softmax.over_dim);
   if (over == dataflow.prefix.end())
     return {};
   // Allocated just outside the normalised dim's loop: every dim looped inside it spans all trips.
@@ -205,36 +218,59 @@ Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow)
   for (int d : problem.dims)
     if (std::find(dataflow.prefix.begin(), over, d) == over)
       spanning.push_back(d);
-  TensorAccess rows = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
+  TensorAccess rows = problem.tensors[static_cast<size_t>(intermediate)].access;
   std::erase_if(rows.indices, [&](const IndexExpr &e) {
     return std::any_of(e.terms.begin(), e.terms.end(),
-                       [&](const IndexTerm &t) { return t.dim == softmax->over_dim; });
+                       [&](const IndexTerm &t) { return t.dim == softmax.over_dim; });
   });
   return footprint(problem, rows, spanning) * 3.0;
 }
 
-Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow) {
+/// Link `link`'s overlap store along cached halo dim h: the overlap of consecutive windows
+/// (Problem::halo_overlap positions along h's index) for every position the loops inside h and
+/// the sub-nests sweep, kept around h's loop.
+Posynomial overlap_words(const Problem &problem, const Dataflow &dataflow, int link, int h) {
+  const TensorAccess &inter =
+      problem.tensors[static_cast<size_t>(problem.links[static_cast<size_t>(link)].intermediate)]
+          .access;
+  // Live around h's loop: the loops inside it and the sub-nests span all their trips.
+  const auto at = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), h);
+  std::vector<int> spanning(at + 1, dataflow.prefix.end());
+  for (int d : problem.dims)
+    if (!contains(dataflow.prefix, d))
+      spanning.push_back(d);
+  TensorAccess across = inter;
+  std::erase_if(across.indices, [&](const IndexExpr &e) {
+    return std::any_of(e.terms.begin(), e.terms.end(),
+                       [&](const IndexTerm &t) { return t.dim == h; });
+  });
+  return footprint(problem, across, spanning) *
+         static_cast<double>(problem.halo_overlap(link, h, dataflow.cached));
+}
+
+} // namespace
+
+Posynomial softmax_pass_words(const Problem &problem) {
+  if (problem.fused() || attached_softmax(problem, 0) == nullptr)
+    return {};
+  return padded_size(problem, problem.ops[0].accesses.back());
+}
+
+Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow) {
   Posynomial out;
-  for (int h : dataflow.cached) {
-    const TensorAccess &inter = problem.tensors[static_cast<size_t>(problem.intermediate)].access;
-    // Live around h's loop: the loops inside it and the sub-nests span all their trips.
-    const auto at = std::find(dataflow.prefix.begin(), dataflow.prefix.end(), h);
-    std::vector<int> spanning(at + 1, dataflow.prefix.end());
-    for (int d : problem.dims)
-      if (!contains(dataflow.prefix, d))
-        spanning.push_back(d);
-    TensorAccess across = inter;
-    std::erase_if(across.indices, [&](const IndexExpr &e) {
-      return std::any_of(e.terms.begin(), e.terms.end(),
-                         [&](const IndexTerm &t) { return t.dim == h; });
-    });
-    // Consecutive windows overlap by U - s positions.
-    out += footprint(problem, across, spanning) *
-           static_cast<double>(problem.halo_window(h) - problem.halo_stride(h));
-  }
+  for (const ProblemLink &link : problem.links)
+    if (const Operator *softmax = attached_softmax(problem, link.producer))
+      out += running_state_words(problem, dataflow, *softmax, link.intermediate);
   return out;
 }
 
+Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow) {
+  Posynomial out;
+  for (size_t l = 0; l < dataflow.cached.size(); ++l)
+    for (int h : dataflow.cached[l])
+      out += overlap_words(problem, dataflow, static_cast<int>(l), h);
+  return out;
+}
 std::vector<Posynomial> LocalMetrics::as_vector() const {
   return {dram_reads, dram_writes, own_buffer, other_buffer};
 }
@@ -270,7 +306,7 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
   LocalMetrics out;
   const int prefix_len = static_cast<int>(dataflow.prefix.size());
   for (int t : problem.ops[static_cast<size_t>(op)].tensors) {
-    if (t == problem.intermediate || problem.tensors[static_cast<size_t>(t)].owner != op)
+    if (is_intermediate(problem, t) || problem.tensors[static_cast<size_t>(t)].owner != op)
       continue;
     const TensorTraffic traffic = tensor_traffic(problem, dataflow, t);
     out.dram_reads += traffic.reads;
@@ -303,15 +339,16 @@ DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &da
     const LocalMetrics &local = *locals.at(o);
     out.dram_reads += local.dram_reads;
     out.dram_writes += local.dram_writes;
-    out.buffer_words[o] += local.own_buffer;
-    if (problem.fused())
-      out.buffer_words[1 - o] += local.other_buffer;
+    for (size_t other = 0; other < problem.ops.size(); ++other)
+      out.buffer_words[other] += other == o ? local.own_buffer : local.other_buffer;
   }
   if (problem.fused()) {
-    const Posynomial inter =
-        buffered(dataflow, problem.intermediate,
-                 footprint_at(problem, dataflow, problem.intermediate), double_buffering) +
+    // Every intermediate's tile lies in the prefix: live while each operator runs.
+    Posynomial inter =
         softmax_state_words(problem, dataflow) + overlap_store_words(problem, dataflow);
+    for (const ProblemLink &link : problem.links)
+      inter += buffered(dataflow, link.intermediate,
+                        footprint_at(problem, dataflow, link.intermediate), double_buffering);
     for (Posynomial &bs : out.buffer_words)
       bs += inter;
   }
@@ -392,8 +429,8 @@ Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recomp
     const Operator &attached = p.workload->ops.at(static_cast<size_t>(a));
     out += produced_elements(p, op, recompute, summed) * attached.ops_per_element;
     // Online softmax rescales the consumer's running output once per tile of the normalised dim.
-    if (attached.kind == OpKind::Softmax && p.fused() && o == 0)
-      out += padded_size(p, p.ops[1].accesses.back()) *
+    if (attached.kind == OpKind::Softmax && static_cast<size_t>(o) < p.links.size())
+      out += padded_size(p, p.ops[static_cast<size_t>(o) + 1].accesses.back()) *
              Posynomial::atom(attached.over_dim, Atom::Trips);
   }
   return out;
@@ -402,16 +439,18 @@ Posynomial attached_vector_ops(const Problem &p, int o, const Posynomial &recomp
 } // namespace
 
 ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
-                               const std::vector<int> &cached_dims,
+                               const std::vector<std::vector<int>> &cached_dims,
                                const std::vector<SpatialMapping> &spatial) {
   ComputeMetrics out;
   for (size_t o = 0; o < problem.ops.size(); ++o) {
     const ProblemOp &op = problem.ops[o];
     const SpatialMapping &s = spatial.at(o);
-    const bool producer = o == 0 && problem.fused();
-    const Posynomial recompute = producer ? trips_of(recompute_dims) : Posynomial::constant(1);
-    // The producer computes only the positions the consumer reads, per halo loop's step.
-    const HaloSums summed = producer ? HaloSums{problem.halo_dims, cached_dims, {}} : HaloSums{};
+    const bool producer = o < problem.links.size();
+    const Posynomial recompute =
+        trips_of(op_recompute_dims(problem, recompute_dims, static_cast<int>(o)));
+    // A producer computes only the positions its consumer reads, per halo loop's step.
+    const HaloSums summed =
+        producer ? link_sums(problem, static_cast<int>(o), cached_dims) : HaloSums{};
     const Posynomial enclosing =
         enclosing_trips(op, TensorAccess{"", op.iteration}, summed, recompute);
     Posynomial per_tile_macs = Posynomial::constant(1);

@@ -21,27 +21,6 @@ const Operator &Problem::op(int i) const {
   return workload->ops.at(static_cast<size_t>(ops.at(static_cast<size_t>(i)).workload_op));
 }
 
-bool Problem::encloses_intermediate(int dim) const {
-  return contains(consumer_only_dims, dim) || contains(halo_dims, dim);
-}
-
-std::vector<int> Problem::overlapping_halo_dims() const {
-  std::vector<int> out;
-  for (int h : halo_dims)
-    if (halo_window(h) > halo_stride(h))
-      out.push_back(h);
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-bool Problem::runs_without_recompute(const std::vector<int> &prefix,
-                                     const std::vector<int> &cached) const {
-  const std::vector<int> overlapping = overlapping_halo_dims();
-  return std::none_of(prefix.begin(), prefix.end(),
-                      [&](int d) { return contains(consumer_only_dims, d); }) &&
-         std::includes(cached.begin(), cached.end(), overlapping.begin(), overlapping.end());
-}
-
 namespace {
 
 size_t halo_position(const std::vector<int> &halo_dims, int dim) {
@@ -68,36 +47,76 @@ bool has_own_window(const IndexExpr &index, const IndexExpr &read) {
 
 } // namespace
 
-const IndexExpr &Problem::halo_read(int dim) const {
+bool ProblemLink::has_halo(int dim) const { return contains(halo_dims, dim); }
+
+const IndexExpr &ProblemLink::halo_read(int dim) const {
   return halo_reads[halo_position(halo_dims, dim)];
 }
 
-const HaloRange &Problem::halo_range(int dim) const {
+const HaloRange &ProblemLink::halo_range(int dim) const {
   return halo_ranges[halo_position(halo_dims, dim)];
 }
 
-std::int64_t Problem::halo_stride(int dim) const { return halo_read(dim).coefficient(dim); }
+std::int64_t ProblemLink::halo_stride(int dim) const { return halo_read(dim).coefficient(dim); }
 
-std::int64_t Problem::halo_window(int dim) const {
-  return window_of(*workload, halo_read(dim), dim);
+bool Problem::encloses_intermediate(int link, int dim) const {
+  const ProblemLink &l = links.at(static_cast<size_t>(link));
+  return contains(l.recompute_dims, dim) || l.has_halo(dim);
 }
 
-std::vector<int> Problem::cacheable_halo_dims() const {
+std::int64_t Problem::halo_window(int link, int dim) const {
+  return window_of(*workload, links.at(static_cast<size_t>(link)).halo_read(dim), dim);
+}
+
+std::int64_t Problem::halo_overlap(int link, int dim,
+                                   const std::vector<std::vector<int>> &cached) const {
+  const ProblemLink &here = links.at(static_cast<size_t>(link));
+  const std::int64_t stride = here.halo_stride(dim);
+  const std::int64_t spread = halo_window(link, dim) - stride; // every later link recomputing
+  const size_t next = static_cast<size_t>(link) + 1;
+  if (next == links.size() || !links[next].has_halo(dim))
+    return spread;
+  // The next link's windows, seen through the next consumer's stride s: its own overlap
+  // U - s is what is left of this link's spread once the next one's (times s) is taken away.
+  const std::int64_t s = stride / links[next].halo_stride(dim);
+  const std::int64_t next_spread =
+      halo_window(static_cast<int>(next), dim) - links[next].halo_stride(dim);
+  const bool next_cached = next < cached.size() && contains(cached[next], dim);
+  const std::int64_t next_recomputed =
+      next_cached ? 0 : halo_overlap(static_cast<int>(next), dim, cached);
+  return spread - s * next_spread + s * next_recomputed;
+}
+
+bool Problem::runs_without_recompute(const std::vector<int> &prefix,
+                                     const std::vector<std::vector<int>> &cached) const {
+  if (std::any_of(prefix.begin(), prefix.end(), [&](int d) { return contains(recompute_dims, d); }))
+    return false;
+  for (size_t l = 0; l < links.size(); ++l)
+    for (int h : links[l].halo_dims) {
+      const bool is_cached = l < cached.size() && contains(cached[l], h);
+      if (!is_cached && halo_overlap(static_cast<int>(l), h, cached) > 0)
+        return false;
+    }
+  return true;
+}
+
+std::vector<int> Problem::cacheable_halo_dims(int link) const {
+  const ProblemLink &l = links.at(static_cast<size_t>(link));
   std::vector<int> out;
-  for (int h : halo_dims) {
-    const IndexExpr &read = halo_read(h);
-    const std::int64_t stride = halo_stride(h);
+  for (int h : l.halo_dims) {
+    const IndexExpr &read = l.halo_read(h);
+    const std::int64_t stride = l.halo_stride(h);
     bool once = true; // every producer access holds h's read at most once (`p+r`, not `2*p+r`)
     bool own_window = false;
-    for (const TensorAccess &a : ops[0].accesses)
+    for (const TensorAccess &a : ops[static_cast<size_t>(l.producer)].accesses)
       for (const IndexExpr &e : a.indices) {
         once = once && e.coefficient(h) <= stride;
         own_window = own_window || (e.coefficient(h) > 0 && has_own_window(e, read));
       }
     // With padding after the last position as wide as the stride, the last step may compute no
     // position yet read its own window.
-    const bool last_step_computes = halo_range(h).pad_after < stride || !own_window;
-    if (once && halo_window(h) > stride && last_step_computes)
+    const bool last_step_computes = l.halo_range(h).pad_after < stride || !own_window;
+    if (once && halo_window(link, h) > stride && last_step_computes)
       out.push_back(h);
   }
   std::sort(out.begin(), out.end());
@@ -226,15 +245,12 @@ HaloRange read_range(const Workload &workload, const IndexExpr &read, std::int64
   return out;
 }
 
-/// Whether the padding that halo index `read` reads lies in the first and last windows only:
-/// at most the stride and less than the window on each side.
-bool padding_is_in_border_windows(const Workload &workload, const IndexExpr &read, int dim,
-                                  std::int64_t written) {
-  const HaloRange range = read_range(workload, read, written);
-  const std::int64_t stride = read.coefficient(dim);
-  const std::int64_t window = window_of(workload, read, dim);
-  return range.begin < range.end && std::max(range.pad_before, range.pad_after) <= stride &&
-         std::max(range.pad_before, range.pad_after) < window;
+/// Whether the padding of a halo index lies in the first and last windows only: at most the
+/// stride and less than the window on each side, with some position left to compute.
+bool padding_is_in_border_windows(const HaloRange &range, std::int64_t stride,
+                                  std::int64_t window) {
+  const std::int64_t pad = std::max(range.pad_before, range.pad_after);
+  return range.begin < range.end && pad <= stride && pad < window;
 }
 
 /// Whether the producer writes distinct bare dims, none of them normalised by a softmax.
@@ -291,7 +307,8 @@ bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
     const int written = prod.einsum.output.indices[i].terms[0].dim;
     const int h = e.is_plain() ? -1 : halo_dim(e, is_window);
     if (!e.is_plain() &&
-        (h < 0 || !padding_is_in_border_windows(workload, e, h, workload.dim_size(written))))
+        (h < 0 || !padding_is_in_border_windows(read_range(workload, e, workload.dim_size(written)),
+                                                e.coefficient(h), window_of(workload, e, h))))
       return false;
     // The read's dims replace the written one: none may be another of the producer's dims.
     for (const IndexTerm &t : e.terms)
@@ -303,27 +320,27 @@ bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
 
 namespace {
 
-/// Rewrites the producer in the consumer's dims: each dim it writes becomes the consumer's index
-/// at that position, so that its tiles are the windows the consumer reads (tile plus halo).
-void read_producer_through_windows(Problem &p, const TensorAccess &read) {
-  ProblemOp &prod = p.ops[0];
-  const TensorAccess &written = p.op(0).einsum.output;
-  std::vector<std::pair<int, IndexExpr>> substitute;
-  for (size_t i = 0; i < read.indices.size(); ++i)
-    substitute.emplace_back(written.indices[i].terms[0].dim, read.indices[i]);
+/// Rewrites operator `o` in its consumer's dims: each dim it writes becomes the consumer's
+/// index at that position (`read`, already in the last operator's dims), so that its tiles are
+/// the windows the consumer reads (tile plus halo). A bare read of the dims written changes
+/// nothing.
+void read_producer_through(Problem &p, int o, const TensorAccess &read) {
+  ProblemOp &prod = p.ops[static_cast<size_t>(o)];
+  const TensorAccess &written = p.op(o).einsum.output;
   auto rewrite = [&](const IndexExpr &e) {
     IndexExpr out;
     out.offset = e.offset;
     for (const IndexTerm &t : e.terms) {
-      const auto hit = std::find_if(substitute.begin(), substitute.end(),
-                                    [&](const auto &s) { return s.first == t.dim; });
-      if (hit == substitute.end()) {
+      const auto hit = std::find_if(written.indices.begin(), written.indices.end(),
+                                    [&](const IndexExpr &w) { return w.terms[0].dim == t.dim; });
+      if (hit == written.indices.end()) {
         out.terms.push_back(t);
         continue;
       }
-      for (const IndexTerm &u : hit->second.terms)
+      const IndexExpr &by = read.indices[static_cast<size_t>(hit - written.indices.begin())];
+      for (const IndexTerm &u : by.terms)
         out.terms.push_back({u.dim, u.coef * t.coef});
-      out.offset += hit->second.offset * t.coef;
+      out.offset += by.offset * t.coef;
     }
     return out;
   };
@@ -332,10 +349,9 @@ void read_producer_through_windows(Problem &p, const TensorAccess &read) {
   for (TensorAccess &a : prod.accesses)
     for (IndexExpr &e : a.indices)
       e = rewrite(e);
-  for (int t : prod.tensors)
-    if (p.tensors[static_cast<size_t>(t)].owner == 0)
-      p.tensors[static_cast<size_t>(t)].access = prod.accesses[static_cast<size_t>(
-          std::find(prod.tensors.begin(), prod.tensors.end(), t) - prod.tensors.begin())];
+  for (size_t i = 0; i < prod.tensors.size(); ++i)
+    if (p.tensors[static_cast<size_t>(prod.tensors[i])].owner == o)
+      p.tensors[static_cast<size_t>(prod.tensors[i])].access = prod.accesses[i];
   prod.dims.clear();
   prod.tiled_dims.clear();
   for (const IndexExpr &e : prod.iteration)
@@ -345,60 +361,204 @@ void read_producer_through_windows(Problem &p, const TensorAccess &read) {
         if (!p.is_window[static_cast<size_t>(t.dim)])
           prod.tiled_dims.push_back(t.dim);
       }
-  for (size_t i = 0; i < read.indices.size(); ++i) {
-    const IndexExpr &e = read.indices[i];
-    if (e.is_plain())
-      continue;
-    p.halo_dims.push_back(halo_dim(e, p.is_window));
-    p.halo_reads.push_back(e);
-    p.halo_ranges.push_back(
-        read_range(*p.workload, e, p.workload->dim_size(written.indices[i].terms[0].dim)));
+}
+
+/// A range of positions [first, second).
+using Span = std::pair<std::int64_t, std::int64_t>;
+
+/// The range `index` takes when each of its dims runs over its span in `spans` (per workload
+/// dim), clipped to the `written` positions.
+Span index_span(const IndexExpr &index, const std::vector<Span> &spans, std::int64_t written) {
+  std::int64_t lo = index.offset;
+  std::int64_t hi = index.offset;
+  for (const IndexTerm &t : index.terms) {
+    lo += t.coef * spans[static_cast<size_t>(t.dim)].first;
+    hi += t.coef * (spans[static_cast<size_t>(t.dim)].second - 1);
   }
+  return {std::max<std::int64_t>(lo, 0), std::min(hi + 1, written)};
+}
+
+/// A builder of fused chains: operators rewritten from the last back, each link's halo taken
+/// from its consumer's (rewritten) read.
+class ChainBuilder {
+public:
+  ChainBuilder(const Workload &workload, const std::vector<ChainLink> &links)
+      : w_(workload), links_(links) {}
+
+  Problem build() {
+    p_.workload = &w_;
+    p_.is_window.assign(w_.dims.size(), false);
+    for (const ChainLink &link : links_)
+      mark_window_dims(w_.ops.at(static_cast<size_t>(link.einsum_op)), p_.is_window);
+    for (const ChainLink &link : links_)
+      p_.ops.push_back(make_problem_op(w_, link, p_.is_window));
+    add_tensors();
+    // The positions each operator computes, per workload dim (the last one: all of them).
+    std::vector<Span> spans;
+    for (const Dimension &d : w_.dims)
+      spans.emplace_back(0, d.size);
+    for (int i = static_cast<int>(links_.size()) - 2; i >= 0; --i)
+      spans = add_link(i, spans);
+    collect_dims(p_);
+    collect_prefix_dims();
+    return std::move(p_);
+  }
+
+private:
+  void add_tensors() {
+    for (size_t o = 0; o < p_.ops.size(); ++o) {
+      const Operator &op = p_.op(static_cast<int>(o));
+      const int slot = o == 0 ? -1 : intermediate_input(w_, links_[o - 1], links_[o]);
+      for (size_t i = 0; i < op.einsum.inputs.size(); ++i) {
+        if (static_cast<int>(i) != slot) {
+          add_tensor(p_, static_cast<int>(o), op.einsum.inputs[i], TensorRole::Input);
+          continue;
+        }
+        // The previous link's intermediate, read here as this operator indexes it.
+        p_.ops[o].tensors.push_back(p_.links.back().intermediate);
+        p_.ops[o].accesses.push_back(op.einsum.inputs[i]);
+      }
+      if (o + 1 == p_.ops.size()) {
+        add_tensor(p_, static_cast<int>(o), op.einsum.output, TensorRole::Output);
+        continue;
+      }
+      ProblemLink link;
+      link.producer = static_cast<int>(o);
+      link.intermediate =
+          add_tensor(p_, static_cast<int>(o), op.einsum.output, TensorRole::Intermediate);
+      p_.links.push_back(std::move(link));
+    }
+  }
+
+  /// Rewrites link i's producer through its consumer's read and records the link's halo.
+  /// `consumed` holds the positions the consumer computes per workload dim; returns the
+  /// producer's.
+  std::vector<Span> add_link(int i, const std::vector<Span> &consumed) {
+    ProblemLink &link = p_.links[static_cast<size_t>(i)];
+    const ProblemOp &consumer = p_.ops[static_cast<size_t>(i) + 1];
+    const auto slot = static_cast<size_t>(
+        std::find(consumer.tensors.begin(), consumer.tensors.end(), link.intermediate) -
+        consumer.tensors.begin());
+    const TensorAccess read = consumer.accesses[slot]; // in the last operator's dims
+    const TensorAccess &original =
+        p_.op(i + 1).einsum.inputs[static_cast<size_t>(intermediate_input(
+            w_, links_[static_cast<size_t>(i)], links_[static_cast<size_t>(i) + 1]))];
+    const TensorAccess &written = p_.op(i).einsum.output;
+    read_producer_through(p_, i, read);
+    std::vector<Span> produced(w_.dims.size());
+    for (size_t d = 0; d < w_.dims.size(); ++d)
+      produced[d] = {0, w_.dims[d].size};
+    for (size_t j = 0; j < read.indices.size(); ++j) {
+      const int dim = written.indices[j].terms[0].dim;
+      const Span span = index_span(original.indices[j], consumed, w_.dim_size(dim));
+      produced[static_cast<size_t>(dim)] = span;
+      const IndexExpr &e = read.indices[j];
+      if (e.is_plain())
+        continue;
+      link.halo_dims.push_back(halo_dim(e, p_.is_window));
+      link.halo_reads.push_back(e);
+      link.halo_ranges.push_back(halo_range_of(e, span));
+    }
+    return produced;
+  }
+
+  /// The halo range of composed index `e` whose positions computed are `span`: what its
+  /// windows over the last operator's whole dims read before and after them is padding.
+  HaloRange halo_range_of(const IndexExpr &e, Span span) const {
+    std::int64_t last = e.offset;
+    for (const IndexTerm &t : e.terms)
+      last += t.coef * (w_.dim_size(t.dim) - 1);
+    return {span.first, span.second, span.first - e.offset, last + 1 - span.second};
+  }
+
+  /// Prefix dims: the last operator's tiled dims that no earlier operator reduces over (each
+  /// one that has the dim writes it), and per link the ones its producer lacks.
+  void collect_prefix_dims() {
+    for (int d : p_.ops.back().tiled_dims) {
+      bool eligible = true;
+      for (const ProblemLink &link : p_.links) {
+        const ProblemOp &prod = p_.ops[static_cast<size_t>(link.producer)];
+        if (contains(prod.dims, d) &&
+            !p_.tensors[static_cast<size_t>(link.intermediate)].access.uses(d))
+          eligible = false;
+      }
+      if (!eligible)
+        continue;
+      p_.prefix_dims.push_back(d);
+      for (ProblemLink &link : p_.links)
+        if (!contains(p_.ops[static_cast<size_t>(link.producer)].dims, d)) {
+          link.recompute_dims.push_back(d);
+          if (!contains(p_.recompute_dims, d))
+            p_.recompute_dims.push_back(d);
+        }
+    }
+    for (const ProblemLink &link : p_.links)
+      for (int h : link.halo_dims)
+        if (h >= 0 && !contains(p_.halo_dims, h))
+          p_.halo_dims.push_back(h);
+    std::sort(p_.halo_dims.begin(), p_.halo_dims.end());
+  }
+
+  const Workload &w_;
+  const std::vector<ChainLink> &links_;
+  Problem p_;
+};
+
+/// Why a built chain cannot be searched fused (empty when it can).
+std::string composed_chain_defect(const Problem &p) {
+  for (const ProblemLink &link : p.links) {
+    const std::string name = p.tensors[static_cast<size_t>(link.intermediate)].name;
+    for (size_t j = 0; j < link.halo_dims.size(); ++j) {
+      const int h = link.halo_dims[j];
+      if (h < 0)
+        return "an index of '" + name + "' composed down the chain has no single tiled dim";
+      if (std::count(link.halo_dims.begin(), link.halo_dims.end(), h) != 1)
+        return "'" + name + "' is read through two windows over '" + p.dim_name(h) + "'";
+      if (!contains(p.prefix_dims, h))
+        return "'" + name + "' is read through a window over '" + p.dim_name(h) +
+               "', which an earlier operator reduces over";
+      if (!padding_is_in_border_windows(link.halo_ranges[j], link.halo_stride(h),
+                                        window_of(*p.workload, link.halo_reads[j], h)))
+        return "the windows composed down the chain read padding of '" + name + "' along '" +
+               p.dim_name(h) + "' beyond the first and last windows";
+    }
+    // The composed windows replace the dims the producer writes: none may be another of its own.
+    const ProblemOp &rewritten = p.ops[static_cast<size_t>(link.producer)];
+    const std::string prod = p.op(link.producer).name;
+    std::vector<int> seen;
+    for (const IndexExpr &e : rewritten.iteration)
+      for (const IndexTerm &t : e.terms) {
+        if (contains(seen, t.dim))
+          return "'" + prod + "' iterates '" + p.dim_name(t.dim) +
+                 "' twice once rewritten in the last operator's dims";
+        seen.push_back(t.dim);
+      }
+  }
+  return {};
 }
 
 } // namespace
 
+std::string chain_fusion_problem(const Workload &workload, const std::vector<ChainLink> &links) {
+  if (links.size() < 2)
+    return "a fused chain needs two operators or more";
+  for (size_t i = 0; i + 1 < links.size(); ++i)
+    if (!can_fuse_with_halo(workload, links[i], links[i + 1]))
+      return "'" + workload.ops.at(static_cast<size_t>(links[i].einsum_op)).name +
+             "' cannot be fused with '" +
+             workload.ops.at(static_cast<size_t>(links[i + 1].einsum_op)).name + "'";
+  return composed_chain_defect(ChainBuilder(workload, links).build());
+}
+
+Problem make_chain_problem(const Workload &workload, const std::vector<ChainLink> &links) {
+  const std::string why = chain_fusion_problem(workload, links);
+  DSE_CHECK(why.empty(), "fused problem of operators that cannot be fused: " + why);
+  return ChainBuilder(workload, links).build();
+}
+
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
                            const ChainLink &consumer) {
-  DSE_CHECK(can_fuse_with_halo(workload, producer, consumer),
-            "fused problem of operators that cannot be fused");
-  Problem p;
-  p.workload = &workload;
-  p.is_window.assign(workload.dims.size(), false);
-  mark_window_dims(workload.ops.at(static_cast<size_t>(producer.einsum_op)), p.is_window);
-  mark_window_dims(workload.ops.at(static_cast<size_t>(consumer.einsum_op)), p.is_window);
-  p.ops.push_back(make_problem_op(workload, producer, p.is_window));
-  p.ops.push_back(make_problem_op(workload, consumer, p.is_window));
-
-  const Operator &prod = p.op(0);
-  for (const TensorAccess &in : prod.einsum.inputs)
-    add_tensor(p, 0, in, TensorRole::Input);
-  p.intermediate = add_tensor(p, 0, prod.einsum.output, TensorRole::Intermediate);
-
-  const int slot = intermediate_input(workload, producer, consumer);
-  const Operator &cons = p.op(1);
-  for (size_t i = 0; i < cons.einsum.inputs.size(); ++i) {
-    if (static_cast<int>(i) == slot) {
-      p.ops[1].tensors.push_back(p.intermediate);
-      p.ops[1].accesses.push_back(cons.einsum.inputs[i]);
-      continue;
-    }
-    add_tensor(p, 1, cons.einsum.inputs[i], TensorRole::Input);
-  }
-  // The consumer's output goes last, after the intermediate slot, like every op's output.
-  add_tensor(p, 1, cons.einsum.output, TensorRole::Output);
-  if (!can_fuse(workload, producer, consumer))
-    read_producer_through_windows(p, cons.einsum.inputs[static_cast<size_t>(slot)]);
-  collect_dims(p);
-
-  const TensorAccess &inter = p.tensors[static_cast<size_t>(p.intermediate)].access;
-  for (int d : p.ops[1].tiled_dims) {
-    if (!contains(p.ops[0].dims, d))
-      p.consumer_only_dims.push_back(d);
-    if (inter.uses(d) || !contains(p.ops[0].dims, d))
-      p.prefix_dims.push_back(d);
-  }
-  return p;
+  return make_chain_problem(workload, {producer, consumer});
 }
 
 std::string Problem::structure_key() const {
@@ -423,11 +583,13 @@ std::string Problem::structure_key() const {
     out << (is_window[static_cast<size_t>(d)] ? "w" : "d") << d;
   // The producer's positions along a halo dim are constants of its counts, and its padding
   // decides whether the halo can be cached.
-  for (int h : halo_dims) {
-    const HaloRange &range = halo_range(h);
-    out << "h" << h << ":" << range.begin << "," << range.end << "," << halo_window(h) << ","
-        << range.pad_before << "," << range.pad_after;
-  }
+  for (size_t l = 0; l < links.size(); ++l)
+    for (int h : links[l].halo_dims) {
+      const HaloRange &range = links[l].halo_range(h);
+      out << "h" << l << ":" << h << ":" << range.begin << "," << range.end << ","
+          << halo_window(static_cast<int>(l), h) << "," << range.pad_before << ","
+          << range.pad_after;
+    }
   return out.str();
 }
 

@@ -32,6 +32,11 @@ public:
     for (int x : v)
       i32(x);
   }
+  void nested(const std::vector<std::vector<int>> &v) {
+    size(v.size());
+    for (const std::vector<int> &inner : v)
+      ints(inner);
+  }
   void posynomial(const Posynomial &p) {
     size(p.terms().size());
     for (const auto &[m, c] : p.terms()) {
@@ -91,6 +96,12 @@ public:
       x = i32();
     return v;
   }
+  std::vector<std::vector<int>> nested() {
+    std::vector<std::vector<int>> v(count(8));
+    for (std::vector<int> &inner : v)
+      inner = ints();
+    return v;
+  }
   Posynomial posynomial() {
     Posynomial p;
     const size_t terms = count(16);
@@ -129,7 +140,7 @@ std::string encode_payload(const CandidateSpace &space) {
     for (const std::vector<int> &nest : df.subnests)
       w.ints(nest);
     w.ints(df.retention);
-    w.ints(df.cached);
+    w.nested(df.cached);
     const DataflowMetrics &m = space.metrics[d];
     w.posynomial(m.dram_reads);
     w.posynomial(m.dram_writes);
@@ -140,7 +151,7 @@ std::string encode_payload(const CandidateSpace &space) {
   w.size(space.groups.size());
   for (const RecomputeGroup &g : space.groups) {
     w.ints(g.recompute_dims);
-    w.ints(g.cached_dims);
+    w.nested(g.cached_dims);
     w.size(g.first);
     w.size(g.count);
   }
@@ -168,7 +179,7 @@ CandidateSpace decode_payload(Reader &r) {
     for (std::vector<int> &nest : df.subnests)
       nest = r.ints();
     df.retention = r.ints();
-    df.cached = r.ints();
+    df.cached = r.nested();
     DataflowMetrics &m = space.metrics.emplace_back();
     m.dram_reads = r.posynomial();
     m.dram_writes = r.posynomial();
@@ -179,7 +190,7 @@ CandidateSpace decode_payload(Reader &r) {
   space.groups.resize(r.count(8 * 4));
   for (RecomputeGroup &g : space.groups) {
     g.recompute_dims = r.ints();
-    g.cached_dims = r.ints();
+    g.cached_dims = r.nested();
     g.first = r.uint<std::uint64_t>();
     g.count = r.uint<std::uint64_t>();
   }

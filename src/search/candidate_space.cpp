@@ -75,6 +75,16 @@ bool dims_within(const std::vector<int> &dims, const std::vector<int> &allowed) 
   return std::all_of(dims.begin(), dims.end(), [&](int d) { return contains(allowed, d); });
 }
 
+/// Whether `cached` has one list per link, each of halo dims the link can cache.
+bool caching_within(const Problem &problem, const std::vector<std::vector<int>> &cached) {
+  if (cached.size() != problem.links.size())
+    return false;
+  for (size_t l = 0; l < cached.size(); ++l)
+    if (!dims_within(cached[l], problem.cacheable_halo_dims(static_cast<int>(l))))
+      return false;
+  return true;
+}
+
 bool posynomial_within(const Posynomial &p, const std::vector<int> &dims) {
   for (const auto &[m, c] : p.terms()) {
     if (!std::isfinite(c))
@@ -92,7 +102,7 @@ std::string dataflow_defect(const Problem &problem, const Dataflow &df) {
            std::to_string(df.retention.size()) + " retention depths";
   if (!dims_within(df.prefix, problem.dims))
     return "a prefix loop over a dimension the problem does not have";
-  if (!dims_within(df.cached, problem.cacheable_halo_dims()))
+  if (!caching_within(problem, df.cached))
     return "a cached halo dim that the problem cannot cache";
   for (size_t o = 0; o < df.subnests.size(); ++o)
     if (!dims_within(df.subnests[o], problem.ops[o].dims))
@@ -144,7 +154,7 @@ std::string candidate_space_defect(const Problem &problem, const CandidateSpace 
              std::to_string(next);
     if (!dims_within(g.recompute_dims, problem.dims))
       return "a recompute loop over a dimension the problem does not have";
-    if (!dims_within(g.cached_dims, problem.cacheable_halo_dims()))
+    if (!caching_within(problem, g.cached_dims))
       return "a group caching a halo dim that the problem cannot cache";
     for (size_t d = g.first; d < g.first + g.count && d < space.dataflows.size(); ++d)
       if (space.dataflows[d].cached != g.cached_dims)
@@ -195,7 +205,7 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   space.stats.dataflows_after_local = combined.size();
 
   // Group by recompute loops and cached halo dims (a stable order: first appearance).
-  std::vector<std::pair<std::vector<int>, std::vector<int>>> keys;
+  std::vector<std::pair<std::vector<int>, std::vector<std::vector<int>>>> keys;
   std::vector<std::vector<size_t>> members;
   for (size_t i = 0; i < combined.size(); ++i) {
     std::pair key{combined[i].recompute_dims(problem), combined[i].cached};

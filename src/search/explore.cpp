@@ -131,7 +131,7 @@ private:
                                 workload_, chain.links[i], chain.links[i + 1]))
       return std::nullopt;
     Problem fused = make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
-    if (!options_.recompute && !fused.runs_without_recompute({}, fused.cacheable_halo_dims()))
+    if (!options_.recompute && !fused.runs_without_recompute({}, {fused.cacheable_halo_dims(0)}))
       return std::nullopt;
     return fused;
   }

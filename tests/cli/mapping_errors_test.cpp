@@ -180,15 +180,16 @@ TEST_F(MappingErrors, WindowLoopsAreSharedAndEncloseTheIntermediate) {
   run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"});
   expect_mapping_error(
       with(with(kWindowFused, "prefix: [a]", "prefix: []"), "conv3b: [j, k]", "conv3b: [j, k, a]"),
-      "2:5: error: illegal mapping: dimension 'a' reads the intermediate "
+      "2:5: error: illegal mapping: dimension 'a' reads an intermediate "
       "through a window and must be in the shared prefix");
   expect_mapping_error(with(kWindowFused, "Y: 1,", "Y: 0,"),
                        "2:5: error: illegal mapping: halo loop 'a' lies below the "
-                       "intermediate's retention depth");
+                       "retention depth of 'Y'");
 }
 
 const std::string kNothingToCache =
-    " has no halo overlap to keep on chip (a halo dim whose windows overlap, read once by every "
+    " has no halo overlap of 'Y' to keep on chip (a halo dim whose windows overlap, read once by "
+    "every "
     "producer access; when padding as wide as the stride follows the intermediate's last "
     "position, the producer has no window of its own along it)";
 
@@ -259,7 +260,7 @@ TEST_F(MappingErrors, RecomputeLoopBelowTheIntermediate) {
                              "prefix: [m, l]\n    loops: {up: [k, n], down: [n]}\n    retention: "
                              "{A: 1, W1: 4, H: 1, W2: 3, O: 2}"),
                        "2:5: error: illegal mapping: recompute loop 'l' lies below the "
-                       "intermediate's retention depth");
+                       "retention depth of 'H'");
 }
 
 TEST_F(MappingErrors, SpatialIsNotAPair) {

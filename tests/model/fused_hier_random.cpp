@@ -60,10 +60,10 @@ std::vector<int> meaningful_depths(const std::vector<int> &path, const TensorAcc
 std::vector<int> intermediate_depths(const Problem &problem, const std::vector<int> &prefix) {
   int deepest_recompute = 0; // one past the position of the innermost recompute loop
   for (size_t i = 0; i < prefix.size(); ++i)
-    if (contains(problem.consumer_only_dims, prefix[i]))
+    if (contains(problem.recompute_dims, prefix[i]))
       deepest_recompute = static_cast<int>(i) + 1;
-  std::vector<int> depths =
-      meaningful_depths(prefix, problem.tensors[static_cast<size_t>(problem.intermediate)].access);
+  std::vector<int> depths = meaningful_depths(
+      prefix, problem.tensors[static_cast<size_t>(problem.links.front().intermediate)].access);
   std::erase_if(depths, [&](int depth) { return depth < deepest_recompute; });
   return depths;
 }
@@ -95,10 +95,11 @@ Dataflow random_outer(std::mt19937_64 &rng, const Problem &problem) {
   for (size_t t = 0; t < problem.tensors.size(); ++t) {
     const ProblemTensor &tensor = problem.tensors[t];
     outer.retention.push_back(
-        static_cast<int>(t) == problem.intermediate
+        tensor.role == TensorRole::Intermediate
             ? pick(rng, intermediate_depths(problem, outer.prefix))
             : pick(rng, meaningful_depths(outer.path(tensor.owner), tensor.access)));
   }
+  outer.cached.assign(problem.links.size(), {}); // bare pairs: no halo
   return outer;
 }
 

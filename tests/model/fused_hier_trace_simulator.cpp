@@ -134,7 +134,8 @@ TraceCounts FusedWalk::run() {
 void FusedWalk::prefix_body(size_t k) {
   std::vector<int> candidates;
   for (int t = 0; t < static_cast<int>(p_.tensors.size()); ++t)
-    if (t == p_.intermediate || k < m_.outer.prefix.size())
+    if (p_.tensors[static_cast<size_t>(t)].role == TensorRole::Intermediate ||
+        k < m_.outer.prefix.size())
       candidates.push_back(t);
   const std::vector<int> held = allocate_at(candidates, static_cast<int>(k));
   if (k == m_.outer.prefix.size())
@@ -159,7 +160,8 @@ void FusedWalk::subnest_body(int op, size_t j) {
   const ProblemOp &pop = p_.ops[static_cast<size_t>(op)];
   std::vector<int> owned;
   for (int t : pop.tensors)
-    if (t != p_.intermediate && p_.tensors[static_cast<size_t>(t)].owner == op)
+    if (p_.tensors[static_cast<size_t>(t)].role != TensorRole::Intermediate &&
+        p_.tensors[static_cast<size_t>(t)].owner == op)
       owned.push_back(t);
   const std::vector<int> &nest = m_.outer.subnests.at(static_cast<size_t>(op));
   const std::vector<int> held = allocate_at(owned, static_cast<int>(m_.outer.prefix.size() + j));
@@ -299,7 +301,7 @@ TraceCounts FusedWalk::combined_counts() const {
   TraceCounts counts;
   counts.levels.assign(levels_, std::vector<std::optional<TensorCounts>>(p_.tensors.size()));
   for (size_t t = 0; t < p_.tensors.size(); ++t) {
-    if (static_cast<int>(t) != p_.intermediate)
+    if (p_.tensors[t].role != TensorRole::Intermediate)
       counts.levels[0][t] = outer_[0][t];
     counts.levels[1][t] = outer_[1][t];
   }

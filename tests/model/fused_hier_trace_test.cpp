@@ -65,7 +65,7 @@ fused_hier_random::Case hand_case(const std::vector<int> &prefix,
                                   const std::vector<std::vector<int>> &subnests,
                                   const std::vector<int> &retention) {
   fused_hier_random::Case c = small_chain();
-  c.mapping.outer = Dataflow{prefix, subnests, retention};
+  c.mapping.outer = Dataflow{prefix, subnests, retention, {{}}};
   for (int o = 0; o < 2; ++o)
     for (int dim : c.mapping.outer.path(o))
       if (dim != (o == 0 ? kL : kK))

@@ -99,6 +99,71 @@ ops:
 
 inline const std::string kAttention = test_common::attention_workload("attention", 2, 4, 4, 2, 2);
 
+/// Chains of three and four operators fused depth first (docs/DEPTH_FIRST.md §2).
+/// Three GEMMs: `j` reruns the first, `l` the first two.
+inline const char *const kGemmChain3 = R"(name: gemm-chain-3
+dims: {m: 3, k: 2, n: 2, j: 2, l: 2}
+ops:
+  - {name: mm1, einsum: "Y1[m,n] += X[m,k] * W1[k,n]"}
+  - {name: mm2, einsum: "Y2[m,j] += Y1[m,n] * W2[n,j]"}
+  - {name: mm3, einsum: "Z[m,l] += Y2[m,j] * W3[j,l]"}
+)";
+
+/// A 1-D bottleneck: pointwise, a 3-wide window, pointwise (the first rewritten `p := a+u`).
+inline const char *const kBottleneck1d = R"(name: bottleneck-1d
+dims: {p: 6, c: 2, k: 2, a: 4, u: 3, j: 2, i: 2}
+ops:
+  - {name: reduce, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: window, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u]"}
+  - {name: expand, einsum: "Z[i,a] += W3[i,j] * Y2[j,a]"}
+)";
+
+/// Two windows composed (`p := b+v+u`): the first operator computes the pyramid's base.
+inline const char *const kWindowChain1d = R"(name: window-chain-1d
+dims: {p: 5, c: 2, r: 2, k: 2, a: 4, u: 2, j: 2, b: 3, v: 2, i: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u]"}
+  - {name: conv3, einsum: "Z[i,b] += W3[i,j,v] * Y2[j,b+v]"}
+)";
+
+/// A padded ("same") window between two pointwise operators, and a strided window after
+/// another window (`p := 2*b+2*v+u`).
+inline const char *const kPaddedBottleneck1d = R"(name: padded-bottleneck-1d
+dims: {p: 5, c: 2, k: 2, a: 5, u: 3, j: 2, i: 2}
+ops:
+  - {name: reduce, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: window, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u-1]"}
+  - {name: expand, einsum: "Z[i,a] += W3[i,j] * Y2[j,a]"}
+)";
+
+inline const char *const kStridedWindowChain1d = R"(name: strided-window-chain-1d
+dims: {p: 8, c: 2, k: 2, a: 7, u: 2, j: 2, b: 3, v: 3, i: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u]"}
+  - {name: conv3, einsum: "Z[i,b] += W3[i,j,v] * Y2[j,2*b+v]"}
+)";
+
+/// Four operators: windows on the first and third links, a bare one between.
+inline const char *const kChain4 = R"(name: chain-4
+dims: {p: 5, c: 2, k: 2, a: 4, u: 2, j: 2, i: 2, b: 3, v: 2, h: 2}
+ops:
+  - {name: op1, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: op2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u]"}
+  - {name: op3, einsum: "Y3[i,a] += W3[i,j] * Y2[j,a]"}
+  - {name: op4, einsum: "Z[h,b] += W4[h,i,v] * Y3[i,b+v]"}
+)";
+
+/// A 2-D chain: a 2x2 window between two pointwise operators.
+inline const char *const kBottleneck2d = R"(name: bottleneck-2d
+dims: {p: 3, q: 3, c: 2, k: 2, a: 2, b: 2, u: 2, v: 2, j: 2, i: 2}
+ops:
+  - {name: reduce, einsum: "Y1[k,p,q] += W1[k,c] * X[c,p,q]"}
+  - {name: window, einsum: "Y2[j,a,b] += W2[j,k,u,v] * Y1[k,a+u,b+v]"}
+  - {name: expand, einsum: "Z[i,a,b] += W3[i,j] * Y2[j,a,b]"}
+)";
+
 /// A parsed workload and its only chain. Problems point into it: it is neither copied nor moved.
 class ChainWorkload {
 public:
@@ -113,6 +178,8 @@ public:
   Problem fused() const {
     return make_fused_problem(workload_, chain_.links.at(0), chain_.links.at(1));
   }
+  /// Every operator of the chain fused.
+  Problem whole_chain() const { return make_chain_problem(workload_, chain_.links); }
 
 private:
   static Chain only_chain(const Workload &workload) {

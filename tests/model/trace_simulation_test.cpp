@@ -44,6 +44,8 @@ constexpr CheckPlan kEverything{
 // non-divisor tilings.
 constexpr CheckPlan kSampled{test_common::per_suite<std::uint64_t>(1'500, kSanitizedDataflows), 64,
                              8};
+// Chains: their spaces are larger and each run longer, so a smaller sample.
+constexpr CheckPlan kChainSampled{test_common::per_suite<std::uint64_t>(500, 100), 64, 8};
 
 TEST(TraceSimulation, SingleGemm) {
   const ChainWorkload w(test_workloads::kGemm);
@@ -121,6 +123,34 @@ TEST(TraceSimulation, AttentionUnfused) {
   expect_agreement("attention, pv", w.single(1), kEverything);
 }
 
+// Chains of three and four operators (docs/DEPTH_FIRST.md §2): every intermediate kept in the
+// prefix, each producer rerun per loop over a dim it lacks, and each window's halo recomputed
+// or cached per link, composed down the chain.
+TEST(TraceSimulation, GemmChainOfThreeFused) {
+  const ChainWorkload w(test_workloads::kGemmChain3);
+  expect_agreement("gemm chain of three fused", w.whole_chain(), kChainSampled);
+}
+
+TEST(TraceSimulation, WindowChainsOfThreeFused) {
+  for (const char *yaml :
+       {test_workloads::kBottleneck1d, test_workloads::kWindowChain1d,
+        test_workloads::kPaddedBottleneck1d, test_workloads::kStridedWindowChain1d}) {
+    const ChainWorkload w(yaml);
+    const Problem problem = w.whole_chain();
+    expect_agreement(problem.workload->name, problem, kChainSampled);
+  }
+}
+
+TEST(TraceSimulation, ChainOfFourFused) {
+  const ChainWorkload w(test_workloads::kChain4);
+  expect_agreement("chain of four fused", w.whole_chain(), kChainSampled);
+}
+
+TEST(TraceSimulation, TwoDimensionalBottleneckFused) {
+  const ChainWorkload w(test_workloads::kBottleneck2d);
+  expect_agreement("2-d bottleneck fused", w.whole_chain(), kChainSampled);
+}
+
 // Anchors the simulator on numbers counted by hand, independently of the model. GEMM m=4 k=3
 // n=2 (dims m=0 k=1 n=2; tensors A B C), loops k m n with T = (3, 2, 2): trips k 2 (padded 4),
 // m 2 (padded 6), n 1. B@1: 2x2 words x 2 = 8 reads; A@2: 3x2 x 4 = 24 reads; C@2: 3x2 x 4 = 24
@@ -146,13 +176,13 @@ TEST(TraceSimulation, ValueCheckCatchesRecomputeBelowIntermediate) {
   const Problem problem = w.fused();
   const TraceSimulator simulator(problem, kSeed);
   const Tiling tiling{{2, 2, 3, 1}}; // l runs 2 trips
-  const Dataflow illegal{{0, 3}, {{1, 2}, {2}}, {0, 0, 1, 0, 0}};
+  const Dataflow illegal{{0, 3}, {{1, 2}, {2}}, {0, 0, 1, 0, 0}, {{}}};
   EXPECT_NE(legality_problem(problem, illegal), "");
   const TraceCounts bad = simulator.run(illegal, tiling);
   EXPECT_EQ(bad.schedule_error, "");
   EXPECT_GT(bad.output_error, 1e-3); // far above the 1e-9 tolerance
 
-  const Dataflow legal{{3, 0}, {{1, 2}, {2}}, {0, 0, 2, 0, 0}}; // l above C's depth
+  const Dataflow legal{{3, 0}, {{1, 2}, {2}}, {0, 0, 2, 0, 0}, {{}}}; // l above C's depth
   EXPECT_EQ(legality_problem(problem, legal), "");
   EXPECT_LE(simulator.run(legal, tiling).output_error, 1e-9);
 }

@@ -67,19 +67,6 @@ std::int64_t line_slot(std::int64_t position, std::int64_t width) {
 /// Range = [first, first + count).
 using Range = std::pair<std::int64_t, std::int64_t>;
 
-/// The part of a producer index's range that the producer computes along halo dim h, given the
-/// positions [window.first, + count) that its current window covers there: only the ones in
-/// the halo's range (no padding, nothing no output reads). Empty when none is left.
-Range computed_part(const Problem &p, const IndexExpr &index, int h, Range range, Range window) {
-  const HaloRange &halo = p.halo_range(h);
-  const std::int64_t lo = std::max(window.first, halo.begin);
-  const std::int64_t hi = std::min(window.first + window.second, halo.end);
-  if (hi <= lo)
-    return {range.first, 0};
-  const std::int64_t c = index.coefficient(h) / p.halo_stride(h);
-  return {range.first + c * (lo - window.first), range.second - c * (window.second - (hi - lo))};
-}
-
 /// The accesses of op `o` as its einsum writes them: inputs, then the output (in the order of
 /// ProblemOp::tensors), over the dims of Operator::dims.
 std::vector<TensorAccess> einsum_accesses(const Problem &p, int o) {
@@ -102,16 +89,19 @@ std::pair<std::int64_t, std::int64_t> index_span(const IndexExpr &index, DimRang
   return {first, span};
 }
 
-/// Range [lo, lo + extent) of each of op `o`'s einsum dims (Operator::dims order): the range
-/// `index_range` gives its iteration index (a window for a producer read through one).
-template <class IndexRange>
-void einsum_ranges(const Problem &p, int o, IndexRange index_range, std::vector<std::int64_t> &lo,
-                   std::vector<std::int64_t> &extent) {
-  const std::vector<int> dims = p.op(o).dims();
-  const ProblemOp &op = p.ops[static_cast<size_t>(o)];
-  for (size_t k = 0; k < dims.size(); ++k)
-    std::tie(lo[static_cast<size_t>(dims[k])], extent[static_cast<size_t>(dims[k])]) =
-        index_range(op.iteration[k]);
+/// The range of `index` when every dim d spans ranges[d] (empty when one of them is).
+Range image(const IndexExpr &index, const std::vector<Range> &ranges) {
+  for (const IndexTerm &t : index.terms)
+    if (ranges[static_cast<size_t>(t.dim)].second <= 0)
+      return {index.offset, 0};
+  return index_span(index, [&](int d) { return ranges[static_cast<size_t>(d)]; });
+}
+
+/// The part of `range` inside [0, size).
+Range clipped(Range range, std::int64_t size) {
+  const std::int64_t lo = std::max<std::int64_t>(range.first, 0);
+  const std::int64_t hi = std::min(range.first + range.second, size);
+  return {lo, std::max<std::int64_t>(hi - lo, 0)};
 }
 
 /// `out += product of inputs` over the points dim_lo[d] <= d < dim_lo[d] + dim_extent[d] of
@@ -153,15 +143,15 @@ std::string accumulate(const std::vector<int> &dims, const std::vector<TensorAcc
   return outside;
 }
 
-/// The normalised dim of the softmax attached to the producer, -1 without one.
-int softmax_dim(const Problem &p) {
-  for (int a : p.ops[0].attached_ops)
+/// The normalised dim of the softmax attached to op `o`, -1 without one.
+int softmax_dim(const Problem &p, int o) {
+  for (int a : p.ops[static_cast<size_t>(o)].attached_ops)
     if (p.workload->ops.at(static_cast<size_t>(a)).kind == OpKind::Softmax)
       return p.workload->ops.at(static_cast<size_t>(a)).over_dim;
   return -1;
 }
 
-bool has_attached_softmax(const Problem &p) { return softmax_dim(p) >= 0; }
+bool has_attached_softmax(const Problem &p) { return softmax_dim(p, 0) >= 0; }
 
 int final_output(const Problem &p) { return p.ops.back().tensors.back(); }
 
@@ -170,32 +160,37 @@ class Run {
 public:
   Run(const Problem &p, const Dataflow &df, const Tiling &tiling, const std::vector<Dense> &inputs);
   TraceCounts execute(const Dense &reference);
+  /// Per workload dim, the range op `o` computes at loop state `at` ({0, 0} for dims it lacks):
+  /// the last op its tiles; a producer, along each position it writes through a window, what
+  /// its consumer's computation reads there (no padding, no position that no output reads),
+  /// and, with `skip_cached`, past the first step of a loop whose halo its link caches, only
+  /// the positions that the previous step did not compute.
+  std::vector<Range> op_ranges(int o, bool skip_cached, const std::vector<std::int64_t> &at) const;
+  const std::vector<std::int64_t> &loop_state() const { return iteration_; }
 
 private:
   void prefix_level(size_t k);
   std::int64_t online_softmax_state_words(int dim) const;
   void subnest_level(int op, size_t j);
   template <class Body> void loop(int dim, Body body);
-  /// Lower bound and extent of dim d right now: the current tile inside its loop, else all of it.
-  std::pair<std::int64_t, std::int64_t> dim_range(int d) const;
+  /// Lower bound and extent of dim d at loop state `at`: the current tile inside its loop, else
+  /// all of it.
+  Range dim_range(int d, const std::vector<std::int64_t> &at) const;
   /// The range of an index over the dims' current ranges.
-  std::pair<std::int64_t, std::int64_t> range_of(const IndexExpr &index) const;
-  /// The same on the producer's side of a pair fused through a window: past the first step of a
-  /// cached halo loop, only the positions new to this step.
-  std::pair<std::int64_t, std::int64_t> producer_range(const IndexExpr &index) const;
-  /// What of that the producer computes: only the positions its consumer's outputs read.
-  std::pair<std::int64_t, std::int64_t> computed_range(const IndexExpr &index) const;
-  bool is_cached(int h) const;
-  /// The overlap of consecutive windows along cached halo dim h (U - s positions).
-  std::int64_t overlap_of(int h) const;
-  /// The position of the intermediate's index that halo dim h is in.
-  size_t halo_position(int h) const;
-  void open_store(int h);
-  void close_store(int h);
-  void fill_overlap(Dense &tile);
-  void keep_overlap(const Dense &tile);
+  Range range_of(const IndexExpr &index) const;
+  /// What the consumer of link `link` reads of its intermediate at index position j, at loop
+  /// state `at` (within the positions its producer writes).
+  Range demanded(int link, size_t j, const std::vector<std::int64_t> &at) const;
+  /// The position of link `link`'s intermediate's index that halo dim h is in.
+  size_t halo_position(int link, int h) const;
+  void open_store(int link, int h);
+  void close_store(int link, int h);
+  void fill_overlap(int link, Dense &tile);
+  void keep_overlap(int link, const Dense &tile);
   std::vector<int> allocate_if(const std::vector<int> &candidates, int depth);
   void allocate(int tensor);
+  /// The part of producer input `tensor` that its op computes from now.
+  Dense loaded_part(int tensor) const;
   void release(const std::vector<int> &tensors);
   void copy_region(const Dense &region, const Dense &from, Dense &to) const;
   void compute(int op);
@@ -211,11 +206,14 @@ private:
   std::vector<bool> is_live_;
   std::int64_t live_words_ = 0;
   TraceCounts counts_;
-  /// Per cached halo dim, live around its loop: the last U - s positions along its index of the
-  /// windows computed so far (addressed modulo U - s, as a line buffer), and which position each
-  /// slot holds (-1: none).
+  /// Per link and cached halo dim, live around the dim's loop: the last `width` positions along
+  /// its index of the link's intermediate computed so far (addressed modulo the width, as a line
+  /// buffer), and which position each slot holds (-1: none).
   struct OverlapStore {
+    int link = -1;
     int h = -1;
+    size_t position = 0; // of h's index in the intermediate's access
+    std::int64_t width = 0;
     Dense slots;
     std::vector<std::int64_t> holds;
   };
@@ -263,43 +261,48 @@ void Run::prefix_level(size_t k) {
   // Owned tiles at depth == prefix length belong to their own sub-nest, not to this body.
   std::vector<int> candidates;
   for (int t = 0; t < static_cast<int>(p_.tensors.size()); ++t)
-    if (t == p_.intermediate || k < df_.prefix.size())
+    if (p_.tensors[static_cast<size_t>(t)].role == TensorRole::Intermediate ||
+        k < df_.prefix.size())
       candidates.push_back(t);
   const std::vector<int> held = allocate_if(candidates, static_cast<int>(k));
   if (k == df_.prefix.size()) {
-    for (size_t o = 0; o < p_.ops.size(); ++o) // the producer completes before the consumer
+    for (size_t o = 0; o < p_.ops.size(); ++o) // each producer completes before its consumer
       subnest_level(static_cast<int>(o), 0);
   } else {
     const int dim = df_.prefix[k];
     const std::int64_t state = online_softmax_state_words(dim);
-    const bool cached = std::find(df_.cached.begin(), df_.cached.end(), dim) != df_.cached.end();
+    std::vector<int> caching; // the links that cache dim's halo
+    for (size_t l = 0; l < df_.cached.size(); ++l)
+      if (std::find(df_.cached[l].begin(), df_.cached[l].end(), dim) != df_.cached[l].end())
+        caching.push_back(static_cast<int>(l));
     live_words_ += state;
-    if (cached)
-      open_store(dim);
+    for (int l : caching)
+      open_store(l, dim);
     loop(dim, [&] { prefix_level(k + 1); });
-    if (cached)
-      close_store(dim);
+    for (auto l = caching.rbegin(); l != caching.rend(); ++l)
+      close_store(*l, dim);
     live_words_ -= state;
   }
   release(held);
 }
 
 /// Fused online softmax whose normalised dim is `dim`: max, sum and scale (3 words) for every
-/// row of the intermediate that the dim's loop sweeps, live around that loop; 0 otherwise.
+/// row of its intermediate that the dim's loop sweeps, live around that loop; 0 otherwise.
 std::int64_t Run::online_softmax_state_words(int dim) const {
-  if (!p_.fused() || softmax_dim(p_) != dim)
-    return 0;
-  std::int64_t rows = 1;
-  for (const IndexExpr &e : p_.tensors[static_cast<size_t>(p_.intermediate)].access.indices) {
-    if (std::any_of(e.terms.begin(), e.terms.end(),
-                    [&](const IndexTerm &t) { return t.dim == dim; }))
+  std::int64_t words = 0;
+  for (const ProblemLink &link : p_.links) {
+    if (softmax_dim(p_, link.producer) != dim)
       continue;
-    std::int64_t span = 1; // an affine index spans 1 + sum coef * (extent - 1)
-    for (const IndexTerm &t : e.terms)
-      span += t.coef * (dim_range(t.dim).second - 1);
-    rows *= span;
+    std::int64_t rows = 1;
+    for (const IndexExpr &e : p_.tensors[static_cast<size_t>(link.intermediate)].access.indices) {
+      if (std::any_of(e.terms.begin(), e.terms.end(),
+                      [&](const IndexTerm &t) { return t.dim == dim; }))
+        continue;
+      rows *= range_of(e).second;
+    }
+    words += 3 * rows;
   }
-  return 3 * rows;
+  return words;
 }
 
 /// Body of sub-nest loop j of op `op` (j = 0: the sub-nest starts; j = its length: innermost).
@@ -307,7 +310,8 @@ void Run::subnest_level(int op, size_t j) {
   const std::vector<int> &nest = df_.subnests.at(static_cast<size_t>(op));
   std::vector<int> owned;
   for (int t : p_.ops[static_cast<size_t>(op)].tensors)
-    if (t != p_.intermediate && p_.tensors[static_cast<size_t>(t)].owner == op)
+    if (p_.tensors[static_cast<size_t>(t)].role != TensorRole::Intermediate &&
+        p_.tensors[static_cast<size_t>(t)].owner == op)
       owned.push_back(t);
   const std::vector<int> held = allocate_if(owned, static_cast<int>(df_.prefix.size() + j));
   if (j == nest.size())
@@ -328,61 +332,80 @@ template <class Body> void Run::loop(int dim, Body body) {
   iteration_[d] = -1;
 }
 
-std::pair<std::int64_t, std::int64_t> Run::dim_range(int d) const {
+Range Run::dim_range(int d, const std::vector<std::int64_t> &at) const {
   const size_t i = static_cast<size_t>(d);
-  if (iteration_[i] >= 0)
-    return {iteration_[i] * tile_[i], tile_[i]};
+  if (at[i] >= 0)
+    return {at[i] * tile_[i], tile_[i]};
   return {0, p_.is_window[i] ? size_[i] : tile_[i] * trips_[i]};
 }
 
-std::pair<std::int64_t, std::int64_t> Run::range_of(const IndexExpr &index) const {
-  return index_span(index, [&](int d) { return dim_range(d); });
+Range Run::range_of(const IndexExpr &index) const {
+  return index_span(index, [&](int d) { return dim_range(d, iteration_); });
 }
 
-std::int64_t Run::overlap_of(int h) const { return p_.halo_window(h) - p_.halo_stride(h); }
-
-bool Run::is_cached(int h) const {
-  return std::find(df_.cached.begin(), df_.cached.end(), h) != df_.cached.end();
-}
-
-std::pair<std::int64_t, std::int64_t> Run::producer_range(const IndexExpr &index) const {
-  auto [first, span] = range_of(index);
-  for (int h : df_.cached)
-    if (iteration_[static_cast<size_t>(h)] > 0 && index.coefficient(h) > 0) {
-      first += overlap_of(h); // the window's first U - s positions were computed before
-      span -= overlap_of(h);
-    }
-  return {first, span};
-}
-
-std::pair<std::int64_t, std::int64_t> Run::computed_range(const IndexExpr &index) const {
-  Range range = producer_range(index);
-  for (int h : p_.halo_dims) {
-    if (index.coefficient(h) == 0)
+std::vector<Range> Run::op_ranges(int o, bool skip_cached,
+                                  const std::vector<std::int64_t> &at) const {
+  std::vector<Range> out(size_.size(), Range{0, 0});
+  const std::vector<int> dims = p_.op(o).dims();
+  const ProblemOp &op = p_.ops[static_cast<size_t>(o)];
+  const TensorAccess &written = p_.op(o).einsum.output;
+  const bool producer = static_cast<size_t>(o) < p_.links.size();
+  for (size_t k = 0; k < dims.size(); ++k) {
+    const IndexExpr &index = op.iteration[k];
+    const auto w = std::find_if(written.indices.begin(), written.indices.end(),
+                                [&](const IndexExpr &e) { return e.terms[0].dim == dims[k]; });
+    Range &range = out[static_cast<size_t>(dims[k])];
+    if (!producer || index.is_plain() || w == written.indices.end()) {
+      range = index_span(index, [&](int d) { return dim_range(d, at); });
       continue;
-    Range window = range_of(p_.halo_read(h));
-    if (is_cached(h) && iteration_[static_cast<size_t>(h)] > 0) {
-      window.first += overlap_of(h);
-      window.second -= overlap_of(h);
     }
-    range = computed_part(p_, index, h, range, window);
+    const size_t j = static_cast<size_t>(w - written.indices.begin());
+    range = demanded(o, j, at);
+    if (!skip_cached)
+      continue;
+    for (int h : df_.cached[static_cast<size_t>(o)]) {
+      if (index.coefficient(h) == 0 || at[static_cast<size_t>(h)] <= 0)
+        continue;
+      std::vector<std::int64_t> before = at; // the previous step computed up to its end
+      --before[static_cast<size_t>(h)];
+      const Range done = demanded(o, j, before);
+      const std::int64_t from = std::max(range.first, done.first + done.second);
+      range = {from, std::max<std::int64_t>(range.first + range.second - from, 0)};
+    }
   }
-  return range;
+  return out;
 }
 
-size_t Run::halo_position(int h) const {
-  const TensorAccess &inter = p_.tensors[static_cast<size_t>(p_.intermediate)].access;
+Range Run::demanded(int link, size_t j, const std::vector<std::int64_t> &at) const {
+  const int consumer = link + 1;
+  const ProblemOp &cons = p_.ops[static_cast<size_t>(consumer)];
+  const auto slot =
+      static_cast<size_t>(std::find(cons.tensors.begin(), cons.tensors.end(),
+                                    p_.links[static_cast<size_t>(link)].intermediate) -
+                          cons.tensors.begin());
+  std::vector<Range> ranges = op_ranges(consumer, true, at);
+  for (size_t d = 0; d < ranges.size(); ++d)
+    ranges[d] = clipped(ranges[d], size_[d]);
+  const IndexExpr &read = p_.op(consumer).einsum.inputs[slot].indices[j];
+  const int written = p_.op(link).einsum.output.indices[j].terms[0].dim;
+  return clipped(image(read, ranges), size_[static_cast<size_t>(written)]);
+}
+
+size_t Run::halo_position(int link, int h) const {
+  const TensorAccess &inter =
+      p_.tensors[static_cast<size_t>(p_.links[static_cast<size_t>(link)].intermediate)].access;
   for (size_t i = 0; i < inter.indices.size(); ++i)
-    for (const IndexTerm &t : inter.indices[i].terms)
-      if (t.dim == h)
-        return i;
+    if (inter.indices[i].coefficient(h) > 0)
+      return i;
   throw std::runtime_error("halo dim '" + p_.dim_name(h) + "' indexes no intermediate position");
 }
 
-/// Opens h's overlap store before its loop: U - s positions along h's index, and along the other
-/// indices what the loops inside h and the sub-nests sweep.
-void Run::open_store(int h) {
-  const TensorAccess &inter = p_.tensors[static_cast<size_t>(p_.intermediate)].access;
+/// Opens the overlap store of link `link` along h before h's loop: the positions consecutive
+/// steps share along h's index (as many as the model's overlap, which fill_overlap checks is
+/// enough), and along the other indices what the loops inside h and the sub-nests sweep.
+void Run::open_store(int link, int h) {
+  const TensorAccess &inter =
+      p_.tensors[static_cast<size_t>(p_.links[static_cast<size_t>(link)].intermediate)].access;
   std::vector<std::int64_t> lo;
   std::vector<std::int64_t> extent;
   for (const IndexExpr &e : inter.indices) {
@@ -390,35 +413,41 @@ void Run::open_store(int h) {
     lo.push_back(first);
     extent.push_back(span);
   }
-  const size_t at = halo_position(h);
-  lo[at] = 0;
-  extent[at] = overlap_of(h);
-  OverlapStore store{h, Dense::zeros(lo, extent), {}};
+  OverlapStore store{link, h, halo_position(link, h), p_.halo_overlap(link, h, df_.cached), {}, {}};
+  lo[store.position] = 0;
+  extent[store.position] = store.width;
+  store.slots = Dense::zeros(lo, extent);
   store.holds.assign(store.slots.data.size(), -1);
   live_words_ += store.slots.words();
   stores_.push_back(std::move(store));
 }
 
-void Run::close_store(int h) {
-  if (stores_.empty() || stores_.back().h != h)
+void Run::close_store(int link, int h) {
+  if (stores_.empty() || stores_.back().h != h || stores_.back().link != link)
     throw std::runtime_error("overlap stores closed out of order");
   live_words_ -= stores_.back().slots.words();
   stores_.pop_back();
 }
 
-/// A fresh intermediate tile: every position that an earlier step of a cached halo loop computed
-/// (the window's first U - s along it, past its first step) comes from that loop's store, the
-/// outermost such loop first; the producer computes the rest.
-void Run::fill_overlap(Dense &tile) {
+/// A fresh tile of link `link`'s intermediate: every position that an earlier step of a cached
+/// halo loop computed and the consumer reads now comes from that loop's store, the outermost
+/// such loop first; the producer computes the rest.
+void Run::fill_overlap(int link, Dense &tile) {
+  const std::vector<Range> needed = op_ranges(link, false, iteration_);
+  const std::vector<Range> computed = op_ranges(link, true, iteration_);
+  const TensorAccess &written = p_.op(link).einsum.output;
   std::vector<std::int64_t> slot;
   for_each_index(tile.lo, tile.extent, [&](const std::vector<std::int64_t> &v) {
     for (const OverlapStore &store : stores_) {
-      const size_t at = halo_position(store.h);
-      if (iteration_[static_cast<size_t>(store.h)] <= 0 ||
-          v[at] >= tile.lo[at] + overlap_of(store.h))
+      const size_t at = store.position;
+      const auto d = static_cast<size_t>(written.indices[at].terms[0].dim);
+      if (store.link != link || iteration_[static_cast<size_t>(store.h)] <= 0 ||
+          v[at] >= computed[d].first)
         continue;
+      if (v[at] < needed[d].first)
+        return; // no consumer reads it
       slot = v;
-      slot[at] = line_slot(v[at], overlap_of(store.h));
+      slot[at] = line_slot(v[at], store.width);
       const std::int64_t off = store.slots.offset(slot);
       if (off < 0 || store.holds[static_cast<size_t>(off)] != v[at])
         throw std::runtime_error("the overlap along '" + p_.dim_name(store.h) +
@@ -429,15 +458,18 @@ void Run::fill_overlap(Dense &tile) {
   });
 }
 
-/// A finished intermediate tile leaves the last U - s positions along each cached halo dim's
-/// index in that dim's store, for the next step; but not while a loop inside it will need the
-/// previous ones again: a recompute loop with steps to go (the same windows again), or a halo
-/// loop with steps to go (the positions its next window starts with).
-void Run::keep_overlap(const Dense &tile) {
+/// A finished tile of link `link`'s intermediate leaves its last positions along each cached
+/// halo dim's index (the store's width) in that dim's store, for the next step; but not while a
+/// loop inside it will need the previous ones again: a recompute loop with steps to go (the same
+/// windows again), or a halo loop with steps to go (the positions its next window starts with).
+void Run::keep_overlap(int link, const Dense &tile) {
+  const ProblemLink &l = p_.links[static_cast<size_t>(link)];
   std::vector<std::int64_t> slot;
   for (OverlapStore &store : stores_) {
-    const size_t at = halo_position(store.h);
-    const std::int64_t tail = tile.lo[at] + tile.extent[at] - overlap_of(store.h);
+    if (store.link != link)
+      continue;
+    const size_t at = store.position;
+    const std::int64_t tail = tile.lo[at] + tile.extent[at] - store.width;
     std::vector<std::pair<size_t, std::int64_t>> next_windows; // (position, next window start)
     const auto h_at = std::find(df_.prefix.begin(), df_.prefix.end(), store.h);
     bool again = false;
@@ -445,12 +477,12 @@ void Run::keep_overlap(const Dense &tile) {
       const size_t gi = static_cast<size_t>(*g);
       if (iteration_[gi] + 1 >= trips_[gi])
         continue;
-      again = again || std::find(p_.consumer_only_dims.begin(), p_.consumer_only_dims.end(), *g) !=
-                           p_.consumer_only_dims.end();
-      if (std::find(p_.halo_dims.begin(), p_.halo_dims.end(), *g) == p_.halo_dims.end())
+      again = again || std::find(l.recompute_dims.begin(), l.recompute_dims.end(), *g) !=
+                           l.recompute_dims.end();
+      if (!l.has_halo(*g))
         continue;
-      const size_t g_at = halo_position(*g);
-      next_windows.emplace_back(g_at, tile.lo[g_at] + p_.halo_stride(*g) * tile_[gi]);
+      const size_t g_at = halo_position(link, *g);
+      next_windows.emplace_back(g_at, tile.lo[g_at] + l.halo_stride(*g) * tile_[gi]);
     }
     if (again)
       continue;
@@ -461,7 +493,7 @@ void Run::keep_overlap(const Dense &tile) {
         if (v[g_at] >= start)
           return;
       slot = v;
-      slot[at] = line_slot(v[at], overlap_of(store.h));
+      slot[at] = line_slot(v[at], store.width);
       const std::int64_t off = store.slots.offset(slot);
       if (off < 0)
         throw std::runtime_error("the overlap store along '" + p_.dim_name(store.h) +
@@ -482,29 +514,42 @@ std::vector<int> Run::allocate_if(const std::vector<int> &candidates, int depth)
   return held;
 }
 
+Dense Run::loaded_part(int tensor) const {
+  const int o = p_.tensors[static_cast<size_t>(tensor)].owner;
+  const ProblemOp &op = p_.ops[static_cast<size_t>(o)];
+  const auto slot = static_cast<size_t>(std::find(op.tensors.begin(), op.tensors.end(), tensor) -
+                                        op.tensors.begin());
+  const std::vector<Range> ranges = op_ranges(o, true, iteration_);
+  const std::vector<TensorAccess> accesses = einsum_accesses(p_, o);
+  Dense part;
+  for (const IndexExpr &e : accesses[slot].indices) {
+    const auto [first, span] = image(e, ranges);
+    part.lo.push_back(first);
+    part.extent.push_back(span);
+  }
+  return part;
+}
+
 /// Allocates the tile of `tensor`: the box spanned by the loops entered so far (exactly the
 /// loops above its retention depth) and the full range of every other dim it uses.
 void Run::allocate(int tensor) {
   const size_t t = static_cast<size_t>(tensor);
+  const TensorRole role = p_.tensors[t].role;
   std::vector<std::int64_t> lo;
   std::vector<std::int64_t> extent;
-  // A producer input covers only what the producer computes (a cached halo's new positions).
-  const bool producer_input = p_.fused() && p_.tensors[t].owner == 0 && tensor != p_.intermediate;
   for (const IndexExpr &e : p_.tensors[t].access.indices) {
-    const auto [first, span] = producer_input ? producer_range(e) : range_of(e);
+    const auto [first, span] = range_of(e);
     lo.push_back(first);
     extent.push_back(span);
   }
   Dense tile = Dense::zeros(lo, extent);
-  if (tensor == p_.intermediate)
-    fill_overlap(tile);
-  // Of that, a producer input loads only what the producer computes from.
-  Dense loaded = tile;
-  if (producer_input)
-    for (size_t i = 0; i < loaded.lo.size(); ++i)
-      std::tie(loaded.lo[i], loaded.extent[i]) = computed_range(p_.tensors[t].access.indices[i]);
+  if (role == TensorRole::Intermediate)
+    fill_overlap(p_.tensors[t].owner, tile);
+  // Of that, a producer's input loads only what the producer computes from.
+  const bool producer_input =
+      role == TensorRole::Input && static_cast<size_t>(p_.tensors[t].owner) < p_.links.size();
+  const Dense loaded = producer_input ? loaded_part(tensor) : tile;
   const Dense &dram = dram_[t];
-  const TensorRole role = p_.tensors[t].role;
   bool load = role == TensorRole::Input;
   if (role == TensorRole::Output) // partial sums come back if any word went out before
     for_each_index(lo, extent, [&](const std::vector<std::int64_t> &v) {
@@ -524,8 +569,8 @@ void Run::release(const std::vector<int> &tensors) {
   for (int tensor : tensors) {
     const size_t t = static_cast<size_t>(tensor);
     const Dense &tile = live_[t];
-    if (tensor == p_.intermediate)
-      keep_overlap(tile);
+    if (p_.tensors[t].role == TensorRole::Intermediate)
+      keep_overlap(p_.tensors[t].owner, tile);
     if (p_.tensors[t].role == TensorRole::Output) {
       copy_region(tile, tile, dram_[t]);
       for_each_index(tile.lo, tile.extent, [&](const std::vector<std::int64_t> &v) {
@@ -556,9 +601,10 @@ void Run::compute(int op) {
       throw std::runtime_error("op runs outside the loop of '" + p_.dim_name(d) + "'");
   std::vector<std::int64_t> lo(size_.size(), 0);
   std::vector<std::int64_t> extent(size_.size(), 1);
-  einsum_ranges(
-      p_, op, [&](const IndexExpr &e) { return op == 0 ? computed_range(e) : range_of(e); }, lo,
-      extent);
+  const std::vector<Range> ranges = op_ranges(op, true, iteration_);
+  for (int d : p_.op(op).dims())
+    std::tie(lo[static_cast<size_t>(d)], extent[static_cast<size_t>(d)]) =
+        ranges[static_cast<size_t>(d)];
   std::int64_t macs = 1;
   for (int d : p_.op(op).dims())
     macs *= extent[static_cast<size_t>(d)];
@@ -627,27 +673,22 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
         x = value(rng);
   }
   inputs_ = real;
-  for (size_t o = 0; o < problem.ops.size(); ++o) { // the plain einsums, one after the other
+  // The plain einsums, one after the other, each producer computing what its consumer reads.
+  Dataflow whole; // no loop entered: every dim spans its whole size
+  whole.cached.assign(problem.links.size(), {});
+  const Run probe(problem, whole, Tiling{sizes}, real);
+  for (size_t o = 0; o < problem.ops.size(); ++o) {
     const ProblemOp &op = problem.ops[o];
     std::vector<const Dense *> ins;
     for (size_t i = 0; i + 1 < op.tensors.size(); ++i)
       ins.push_back(&real[static_cast<size_t>(op.tensors[i])]);
-    // A producer read through windows computes what its consumer reads, no more.
+    const std::vector<Range> ranges =
+        probe.op_ranges(static_cast<int>(o), false, probe.loop_state());
     std::vector<std::int64_t> lo(sizes.size(), 0);
     std::vector<std::int64_t> extent = sizes;
-    const auto whole = [&](const IndexExpr &e) {
-      return index_span(e, [&](int d) { return Range{0, sizes[static_cast<size_t>(d)]}; });
-    };
-    einsum_ranges(
-        problem, static_cast<int>(o),
-        [&](const IndexExpr &e) {
-          Range range = whole(e);
-          for (int h : problem.halo_dims)
-            if (o == 0 && e.coefficient(h) > 0)
-              range = computed_part(problem, e, h, range, whole(problem.halo_read(h)));
-          return range;
-        },
-        lo, extent);
+    for (int d : problem.op(static_cast<int>(o)).dims())
+      std::tie(lo[static_cast<size_t>(d)], extent[static_cast<size_t>(d)]) =
+          ranges[static_cast<size_t>(d)];
     accumulate(problem.op(static_cast<int>(o)).dims(),
                einsum_accesses(problem, static_cast<int>(o)), lo, extent, ins,
                real[static_cast<size_t>(op.tensors.back())]);

@@ -274,6 +274,20 @@ TEST(BruteForce, FusedGemmPairWhereRecomputeIsFavoured) {
   EXPECT_TRUE(front_recomputes(tp, out.reference));
 }
 
+// Chains of three operators (docs/DEPTH_FIRST.md §2): GEMMs around a scaling, with a recompute
+// loop over both links, and 1-D convolutions whose windows compose, each halo recomputed or
+// cached per link.
+TEST(BruteForce, FusedGemmChainOfThree) {
+  const TestProblem tp = test::chain_problem("gemm chain", test::scaled_gemm_chain_yaml());
+  const Outcome out = compare(tp, hardware(24), options_with(kLatencyEnergyDram));
+  EXPECT_TRUE(front_recomputes(tp, out.searched));
+}
+
+TEST(BruteForce, FusedWindowChainOfThree) {
+  const TestProblem tp = test::chain_problem("window chain", test::window_chain_yaml());
+  compare(tp, hardware(48), options_with(kLatencyEnergyDram, TileMenu::All));
+}
+
 TEST(BruteForce, FusedGemmPairWithRecomputeExcluded) {
   // The case above, its space without recompute: brute force and the matrix search agree, and
   // the front they find is worse than the one with recompute on at least one objective.

@@ -92,8 +92,8 @@ TEST(CandidateCache, KeysTheHalosPadding) {
   };
   const test::TestProblem after = test::fused_problem("padding after", pair("8"));
   const test::TestProblem before = test::fused_problem("padding before only", pair("7"));
-  EXPECT_TRUE(after.problem.cacheable_halo_dims().empty());
-  EXPECT_FALSE(before.problem.cacheable_halo_dims().empty());
+  EXPECT_TRUE(after.problem.cacheable_halo_dims(0).empty());
+  EXPECT_FALSE(before.problem.cacheable_halo_dims(0).empty());
   EXPECT_NE(after.problem.structure_key(), before.problem.structure_key());
   CandidateCache cache;
   expect_same_space(*cache.get(after.problem, false, Pruning::Symbolic),

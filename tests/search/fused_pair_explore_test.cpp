@@ -88,7 +88,8 @@ TEST(ExploreFusedPair, NothingWhenThePairCannotRunFused) {
   const std::optional<ExploreResult> cached = explore_fused_pair(halo, hw, no_recompute);
   ASSERT_TRUE(cached.has_value());
   for (const FrontPoint &p : cached->front)
-    EXPECT_EQ(p.parts[0].candidate.dataflow.cached, std::vector<int>{halo.dim_index("q")});
+    EXPECT_EQ(p.parts[0].candidate.dataflow.cached,
+              std::vector<std::vector<int>>{{halo.dim_index("q")}});
   const std::string strided_consumer =
       "name: strided\ndims: {p: 5, q: 2, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
       "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"

@@ -27,8 +27,8 @@ using test::TestProblem;
 constexpr int kTilings = 200;
 constexpr std::int64_t kArraySide = 4;
 
-using DataflowKey =
-    std::tuple<std::vector<int>, std::vector<std::vector<int>>, std::vector<int>, std::vector<int>>;
+using DataflowKey = std::tuple<std::vector<int>, std::vector<std::vector<int>>, std::vector<int>,
+                               std::vector<std::vector<int>>>;
 DataflowKey key_of(const Dataflow &d) { return {d.prefix, d.subnests, d.retention, d.cached}; }
 
 /// Random tile sizes (any integer up to the dimension's size, so padding is exercised).
@@ -63,7 +63,7 @@ std::vector<double> dataflow_values(const DataflowMetrics &m,
 
 /// Every compute metric of every spatial combination at every sampled tiling.
 std::vector<double> compute_values(const Problem &problem, const std::vector<int> &recompute,
-                                   const std::vector<int> &cached,
+                                   const std::vector<std::vector<int>> &cached,
                                    const std::vector<AtomTable> &tables) {
   std::vector<double> out;
   for (const std::vector<SpatialMapping> &spatial : spatial_combinations(problem)) {
@@ -155,14 +155,15 @@ private:
   CandidateSpace space_;
   std::set<DataflowKey> kept_;
   std::vector<std::vector<double>> values_;
-  std::map<std::pair<std::vector<int>, std::vector<int>>, std::vector<double>> compute_;
+  std::map<std::pair<std::vector<int>, std::vector<std::vector<int>>>, std::vector<double>>
+      compute_;
 };
 
 /// Groups tile the space contiguously, every member has the group's recompute loops, the stored
 /// metrics are the dataflow's, and every kept dataflow is legal.
 void expect_consistent_groups(const Problem &problem, const CandidateSpace &space, bool db) {
   size_t next = 0;
-  std::set<std::pair<std::vector<int>, std::vector<int>>> seen;
+  std::set<std::pair<std::vector<int>, std::vector<std::vector<int>>>> seen;
   for (const RecomputeGroup &g : space.groups) {
     EXPECT_EQ(g.first, next);
     EXPECT_GT(g.count, 0U);
@@ -256,6 +257,15 @@ TEST(PruningSoundness, FusedPairsThroughAWindow) {
     check_pruning(padded, false, true);
     check_pruning(padded, true, true);
   }
+}
+
+// Chains of three operators (docs/DEPTH_FIRST.md §2): a recompute loop over two links, and two
+// composed windows, each cached or recomputed per link.
+TEST(PruningSoundness, FusedChainsOfThree) {
+  check_pruning(test::chain_problem("gemm chain", test::scaled_gemm_chain_yaml()), false, true);
+  const TestProblem windows = test::chain_problem("window chain", test::window_chain_yaml());
+  check_pruning(windows, false, true);
+  check_pruning(windows, true, true);
 }
 
 TEST(PruningSoundness, FusedAttentionWithoutHeads) {

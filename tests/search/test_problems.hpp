@@ -96,6 +96,23 @@ inline std::string window_pair_yaml() {
          "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u]\"}\n";
 }
 
+/// Three operators fused: GEMMs around a scaling, `l` rerunning both producers.
+inline std::string scaled_gemm_chain_yaml() {
+  return "name: gemm-chain\ndims: {m: 4, k: 2, n: 3, l: 4}\nops:\n"
+         "  - {name: mm1, einsum: \"Y1[m,n] += X[m,k] * W1[k,n]\"}\n"
+         "  - {name: scale, einsum: \"Y2[m,n] += Y1[m,n] * S[n]\"}\n"
+         "  - {name: mm2, einsum: \"Z[m,l] += Y2[m,n] * W2[n,l]\"}\n";
+}
+
+/// Three 1-D convolutions whose windows compose (`p := b+v+u`).
+inline std::string window_chain_yaml() {
+  return "name: window-chain\ndims: {p: 7, c: 2, r: 2, k: 2, a: 6, u: 2, j: 2, b: 4, v: 3, "
+         "i: 2}\nops:\n"
+         "  - {name: conv1, einsum: \"Y1[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+         "  - {name: conv2, einsum: \"Y2[j,a] += W2[j,k,u] * Y1[k,a+u]\"}\n"
+         "  - {name: conv3, einsum: \"Z[i,b] += W3[i,j,v] * Y2[j,b+v]\"}\n";
+}
+
 /// Two 3x3 convolutions, the second with stride 2 reading the intermediate through its window
 /// (`Y[k, 2*a+u, b+v]`).
 inline std::string window_conv_pair_yaml() {
@@ -151,6 +168,13 @@ inline TestProblem fused_problem(const std::string &name, const std::string &yam
   const std::vector<Chain> chains = detect_chains(*w);
   const Chain &c = chains.at(0);
   return {name, w, make_fused_problem(*w, c.links.at(0), c.links.at(1))};
+}
+
+/// Every einsum of the workload's first chain, searched fused.
+inline TestProblem chain_problem(const std::string &name, const std::string &yaml) {
+  auto w = make_workload(yaml);
+  const std::vector<Chain> chains = detect_chains(*w);
+  return {name, w, make_chain_problem(*w, chains.at(0).links)};
 }
 
 /// Full sizes of every workload dimension (the layout atom_table expects).

@@ -1,4 +1,4 @@
-// Enumeration of the decision space (docs/DESIGN.md §4.1): shared prefixes with the intermediate's
+// Enumeration of the decision space (docs/DESIGN.md §4.1): shared prefixes with the intermediates'
 // retention, each operator's sub-nest orders with its tensors' retention depths, and spatial
 // mappings. Pruning and combination happen in the search module.
 #pragma once
@@ -9,15 +9,16 @@
 
 namespace dse {
 
-/// What the operators of a fused pair share: the prefix and the intermediate's depth.
+/// What the operators of a fused chain share: the prefix and, per link, the intermediate's depth
+/// and the halo dims whose overlap is kept on chip (Dataflow::cached).
 struct PrefixChoice {
   std::vector<int> prefix;
-  int intermediate_depth = 0;
-  std::vector<int> cached; // halo dims whose overlap is kept on chip (Dataflow::cached)
+  std::vector<int> intermediate_depths;
+  std::vector<std::vector<int>> cached;
 };
 
 /// One operator's own decisions under a prefix: its sub-nest and the depth of each tensor it owns
-/// (the intermediate excluded), in the order of `ProblemOp::tensors`.
+/// (the intermediates excluded), in the order of `ProblemOp::tensors`.
 struct LocalPlan {
   std::vector<int> subnest;
   std::vector<int> depths;

@@ -12,22 +12,28 @@ namespace dse {
 /// Loop tree and buffer retention. Depth r of a tensor means its tile is allocated inside the
 /// body of the r-th loop of its owner's path (0: outside every loop, the whole tensor).
 struct Dataflow {
-  std::vector<int> prefix;                // shared loops of a fused pair, outer -> inner
+  std::vector<int> prefix;                // shared loops of a fused chain, outer -> inner
   std::vector<std::vector<int>> subnests; // per problem op, outer -> inner
   std::vector<int> retention;             // per problem tensor
-  /// Halo dims (ascending) whose overlap is kept on chip between consecutive tiles: the producer
-  /// computes only each tile's new positions along them (the others recompute their halo).
-  std::vector<int> cached{};
+  /// Per link of a fused chain, the halo dims (ascending) whose overlap is kept on chip between
+  /// consecutive tiles: the link's producer computes only each tile's new positions along them
+  /// (the others recompute their halo). Empty for a single operator.
+  std::vector<std::vector<int>> cached{};
 
   /// The loops enclosing op `op`: the shared prefix, then its own sub-nest.
   std::vector<int> path(int op) const;
-  /// Consumer-only dims in the prefix: the producer runs once per iteration of each.
+  /// Prefix loops over a dim that some producer lacks: it reruns once per iteration of each.
   std::vector<int> recompute_dims(const Problem &problem) const;
+  /// Whether some link caches a halo dim.
+  bool caches_halo() const;
   bool operator==(const Dataflow &) const = default;
 };
 
-/// The consumer-only dims of a shared prefix (Dataflow::recompute_dims of any dataflow with it).
+/// The recompute dims of a shared prefix (Dataflow::recompute_dims of any dataflow with it).
 std::vector<int> prefix_recompute_dims(const Problem &problem, const std::vector<int> &prefix);
+/// The loops of `recompute_dims` that rerun operator `op`: those over dims it lacks.
+std::vector<int> op_recompute_dims(const Problem &problem, const std::vector<int> &recompute_dims,
+                                   int op);
 
 /// Which dimensions of an operator go across the array rows and columns (-1: none).
 struct SpatialMapping {

@@ -17,13 +17,13 @@ struct TensorTraffic {
   Posynomial writes;    // GB -> DRAM words
 };
 
-/// The part of the dataflow metrics contributed by one operator's own tensors (the intermediate
+/// The part of the dataflow metrics contributed by one operator's own tensors (the intermediates
 /// excluded): what pruning of that operator's sub-nest compares.
 struct LocalMetrics {
   Posynomial dram_reads;
   Posynomial dram_writes;
   Posynomial own_buffer;   // words live while this op runs
-  Posynomial other_buffer; // words this op's tiles keep live while the other op runs
+  Posynomial other_buffer; // words this op's tiles keep live while the other ops run
   std::vector<Posynomial> as_vector() const;
 };
 
@@ -59,17 +59,18 @@ DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &da
 /// Unfused softmax runs as its own pass: it reads the scores and writes the probabilities,
 /// this many words each way (zero when the problem has no softmax or is fused).
 Posynomial softmax_pass_words(const Problem &problem);
-/// Fused online softmax (its normalised dim a prefix loop): the running max, sum and last scale
-/// of every row that loop sweeps, 3 words per row, kept in the global buffer (zero otherwise).
+/// Fused online softmax on an intermediate (its normalised dim a prefix loop): the running max,
+/// sum and last scale of every row that loop sweeps, 3 words per row, kept in the global buffer
+/// (zero otherwise).
 Posynomial softmax_state_words(const Problem &problem, const Dataflow &dataflow);
-/// Pairs fused through a window: per cached halo dim h, the overlap of consecutive windows
-/// (`U - s` positions along h's index: the window less the stride) for every position the loops
-/// inside h and the sub-nests sweep, kept in the global buffer around h's loop (zero without cached
-/// dims).
+/// Chains fused through windows: per link and cached halo dim h, the overlap of consecutive
+/// windows (Problem::halo_overlap positions along h's index: the window less the stride where
+/// every later link recomputes) for every position the loops inside h and the sub-nests sweep,
+/// kept in the global buffer around h's loop (zero without cached dims).
 Posynomial overlap_store_words(const Problem &problem, const Dataflow &dataflow);
-/// Compute metrics of the dataflows with these recompute loops and cached halo dims.
+/// Compute metrics of the dataflows with these recompute loops and cached halo dims (per link).
 ComputeMetrics compute_metrics(const Problem &problem, const std::vector<int> &recompute_dims,
-                               const std::vector<int> &cached_dims,
+                               const std::vector<std::vector<int>> &cached_dims,
                                const std::vector<SpatialMapping> &spatial);
 
 } // namespace dse

@@ -1,4 +1,4 @@
-// A search problem: one einsum, or a producer -> consumer pair searched as a fused chain, with
+// A search problem: one einsum, or a chain of producer -> consumer einsums searched fused, with
 // the tensors each operator touches and the dimensions that can be tiled.
 #pragma once
 
@@ -12,7 +12,7 @@ namespace dse {
 
 enum class TensorRole { Input, Output, Intermediate };
 
-/// A tensor of the problem. The intermediate of a fused pair is one tensor, owned by the
+/// A tensor of the problem. Each intermediate of a fused chain is one tensor, owned by its
 /// producer (its retention depth lies in the shared prefix).
 struct ProblemTensor {
   std::string name;
@@ -45,45 +45,63 @@ struct HaloRange {
   std::int64_t pad_after = 0;  // padding read after its last
 };
 
-/// One operator, or a fused producer (ops[0]) -> consumer (ops[1]) pair.
+/// A link of a fused chain: ops[producer] writes `intermediate`, ops[producer + 1] reads it.
+/// Halo fields are in the chain's last operator's dims, every earlier operator being rewritten
+/// in them (docs/DEPTH_FIRST.md §2).
+struct ProblemLink {
+  int producer = 0;
+  int intermediate = -1; // problem tensor, owned by the producer
+  /// Dims of the last operator that the producer lacks: it reruns per iteration of each.
+  std::vector<int> recompute_dims;
+  /// Last-operator dims inside a compound index of the intermediate (a window or stride). They
+  /// are shared loops, above the intermediate's depth: the producer computes each tile's halo.
+  std::vector<int> halo_dims;
+  std::vector<IndexExpr> halo_reads;  // per halo dim: the intermediate's index it is in
+  std::vector<HaloRange> halo_ranges; // per halo dim: the positions the producer computes
+
+  bool has_halo(int dim) const;
+  const IndexExpr &halo_read(int dim) const;
+  const HaloRange &halo_range(int dim) const;
+  /// Halo dim `dim`'s coefficient in its index of the intermediate (the composed stride).
+  std::int64_t halo_stride(int dim) const;
+};
+
+/// One operator, or a fused chain ops[0] -> ops[1] -> ... (each link's consumer is the next
+/// link's producer).
 struct Problem {
   const Workload *workload = nullptr;
   std::vector<ProblemOp> ops;
   std::vector<ProblemTensor> tensors;
-  std::vector<int> dims;        // union of the ops' dims, ascending
-  std::vector<bool> is_window;  // per workload dim: reduction dim inside a halo index (kept whole)
-  int intermediate = -1;        // problem tensor index, fused only
-  std::vector<int> prefix_dims; // dims allowed in the shared prefix (fused only)
-  std::vector<int> consumer_only_dims; // consumer dims absent from the producer (fused only)
-  /// Consumer dims that read the intermediate through a window or stride (fused only). They are
-  /// shared loops, above the intermediate's depth: the producer recomputes each tile's halo.
-  std::vector<int> halo_dims;
-  std::vector<IndexExpr> halo_reads;  // per halo dim: the consumer's index of the intermediate
-  std::vector<HaloRange> halo_ranges; // per halo dim: the positions the producer computes
+  std::vector<int> dims;       // union of the ops' dims, ascending
+  std::vector<bool> is_window; // per workload dim: reduction dim inside a halo index (kept whole)
+  std::vector<ProblemLink> links;  // fused only: links[i] joins ops[i] and ops[i + 1]
+  std::vector<int> prefix_dims;    // dims allowed in the shared prefix (fused only)
+  std::vector<int> recompute_dims; // union of the links' recompute dims (fused only)
+  std::vector<int> halo_dims;      // union of the links' halo dims, ascending (fused only)
 
-  bool fused() const { return ops.size() == 2; }
-  /// Whether a shared loop over `dim` must enclose the intermediate's tile: the producer reruns
-  /// per iteration of a consumer-only dim, and per halo dim it computes a new window.
-  bool encloses_intermediate(int dim) const;
-  /// Halo dims (ascending) whose consecutive windows overlap (a window wider than its stride):
-  /// the producer computes the overlap again for each tile unless a dataflow caches it.
-  std::vector<int> overlapping_halo_dims() const;
-  /// Whether a fused dataflow with this prefix and these cached halo dims computes every element
-  /// of the intermediate once: no recompute loop, every overlapping halo dim cached.
-  bool runs_without_recompute(const std::vector<int> &prefix, const std::vector<int> &cached) const;
-  /// Halo dims whose overlap a dataflow may keep on chip between consecutive tiles instead of
-  /// recomputing it: windows that overlap (wider than the stride), read once by every producer
-  /// access (no strided producer), and, with padding after the last position as wide as the
-  /// stride, no window of the producer's own along it (its last step could compute nothing but
-  /// still read one).
-  std::vector<int> cacheable_halo_dims() const;
-  /// The consumer's index of the intermediate that halo dim `dim` is in.
-  const IndexExpr &halo_read(int dim) const;
-  const HaloRange &halo_range(int dim) const;
-  /// Halo dim `dim`'s coefficient in its index of the intermediate (the consumer's stride).
-  std::int64_t halo_stride(int dim) const;
-  /// The window of that index: 1 + sum over its other terms of coef * (size - 1).
-  std::int64_t halo_window(int dim) const;
+  bool fused() const { return ops.size() >= 2; }
+  /// Whether a shared loop over `dim` must enclose link `link`'s intermediate: its producer
+  /// reruns per iteration of a recompute dim, and per halo dim it computes a new window.
+  bool encloses_intermediate(int link, int dim) const;
+  /// The window of the index that halo dim `dim` of link `link` is in: 1 + sum over its other
+  /// terms of coef * (size - 1).
+  std::int64_t halo_window(int link, int dim) const;
+  /// Positions of link `link`'s intermediate along halo dim `dim` that consecutive steps of
+  /// `dim`'s loop both need: the producer recomputes them, or keeps them in an overlap store when
+  /// the link caches `dim`. The window less the stride where every later link recomputes; a
+  /// later link that caches `dim` computes only new positions, and the windows below it overlap
+  /// by that much less. `cached` lists each link's cached halo dims.
+  std::int64_t halo_overlap(int link, int dim, const std::vector<std::vector<int>> &cached) const;
+  /// Whether a fused dataflow with this prefix and these cached halo dims (per link) computes
+  /// every element of every intermediate once: no recompute loop, no overlap recomputed.
+  bool runs_without_recompute(const std::vector<int> &prefix,
+                              const std::vector<std::vector<int>> &cached) const;
+  /// Halo dims of link `link` whose overlap a dataflow may keep on chip between consecutive
+  /// tiles instead of recomputing it: windows that overlap (wider than the stride), read once by
+  /// every producer access (no strided producer), and, with padding after the last position as
+  /// wide as the stride, no window of the producer's own along it (its last step could compute
+  /// nothing but still read one).
+  std::vector<int> cacheable_halo_dims(int link) const;
   const Operator &op(int i) const;
   /// Canonical text of everything the symbolic forms depend on (not sizes, not hardware).
   std::string structure_key() const;
@@ -103,5 +121,11 @@ bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
                         const ChainLink &consumer);
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,
                            const ChainLink &consumer);
+/// Whether the chain (two or more links, each reading the previous one's result) can be
+/// searched fused depth first: every pair can (can_fuse_with_halo), and the windows composed
+/// down the chain keep one tiled dim per index, a producer's own dims apart, and their padding
+/// in the first and last windows. Empty when it can, else the reason.
+std::string chain_fusion_problem(const Workload &workload, const std::vector<ChainLink> &links);
+Problem make_chain_problem(const Workload &workload, const std::vector<ChainLink> &links);
 
 } // namespace dse

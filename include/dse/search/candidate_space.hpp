@@ -16,8 +16,8 @@ enum class Pruning { None, Symbolic };
 /// Dataflows sharing recompute loops share their compute metrics for a given spatial mapping.
 struct RecomputeGroup {
   std::vector<int> recompute_dims;
-  std::vector<int> cached_dims; // halo dims whose overlap the group's dataflows keep
-  size_t first = 0;             // dataflows [first, first + count) of the space
+  std::vector<std::vector<int>> cached_dims; // per link, the halo dims whose overlap they keep
+  size_t first = 0;                          // dataflows [first, first + count) of the space
   size_t count = 0;
   bool operator==(const RecomputeGroup &) const = default;
 };

@@ -1,0 +1,124 @@
+// Fused chains of k operators (docs/DEPTH_FIRST.md §2): the rewriting composes down the chain,
+// each link gets its halo, recompute dims and overlap, and chains whose composed windows the
+// model cannot count exactly are refused with the reason.
+#include <gtest/gtest.h>
+
+#include "dse/config/workload_loader.hpp"
+#include "dse/model/dataflow.hpp"
+#include "model/test_workloads.hpp"
+
+namespace dse {
+namespace {
+
+using test_workloads::ChainWorkload;
+
+std::vector<int> dims(const Workload &w, std::initializer_list<const char *> names) {
+  std::vector<int> out;
+  for (const char *n : names)
+    out.push_back(w.dim_index(n));
+  return out;
+}
+
+std::vector<int> sorted(std::vector<int> v) {
+  std::sort(v.begin(), v.end());
+  return v;
+}
+
+TEST(ChainProblem, WindowsComposeDownTheChain) {
+  const ChainWorkload w(test_workloads::kWindowChain1d);
+  const Problem p = w.whole_chain();
+  const Workload &wl = *p.workload;
+  ASSERT_EQ(p.ops.size(), 3U);
+  ASSERT_EQ(p.links.size(), 2U);
+  // conv1 computes Y1[k, p] at p := a + u, a := b + v: the window of the last layer's tile.
+  const int b = wl.dim_index("b");
+  EXPECT_EQ(p.links[0].halo_dims, std::vector<int>{b});
+  EXPECT_EQ(p.links[1].halo_dims, std::vector<int>{b});
+  EXPECT_EQ(p.halo_window(0, b), 3); // 1 + (v: 2 - 1) + (u: 2 - 1)
+  EXPECT_EQ(p.halo_window(1, b), 2);
+  EXPECT_EQ(p.links[0].halo_range(b).end - p.links[0].halo_range(b).begin, 5);
+  EXPECT_EQ(p.links[1].halo_range(b).end - p.links[1].halo_range(b).begin, 4);
+  // Recomputed, Y1's windows overlap by 2; with Y2 cached, conv2 computes only new positions and
+  // Y1's overlap is conv2's own window less its stride, 1.
+  EXPECT_EQ(p.halo_overlap(0, b, {{}, {}}), 2);
+  EXPECT_EQ(p.halo_overlap(0, b, {{}, {b}}), 1);
+  EXPECT_EQ(p.halo_overlap(1, b, {{}, {}}), 1);
+  EXPECT_EQ(p.cacheable_halo_dims(0), std::vector<int>{b});
+  EXPECT_TRUE(p.runs_without_recompute({b}, {{b}, {b}}));
+  EXPECT_FALSE(p.runs_without_recompute({b}, {{}, {b}}));
+  // The last operator's other dims: i reruns both producers, j only the first.
+  EXPECT_EQ(sorted(p.links[0].recompute_dims), sorted(dims(wl, {"j", "i"})));
+  EXPECT_EQ(p.links[1].recompute_dims, dims(wl, {"i"}));
+}
+
+TEST(ChainProblem, AStrideComposesIntoTheWindowsBelowIt) {
+  const ChainWorkload w(test_workloads::kStridedWindowChain1d);
+  const Problem p = w.whole_chain();
+  const int b = p.workload->dim_index("b");
+  // Y2[j, 2*b+v], so Y1[k, a+u] is read at 2*b+v+u: stride 2 and a window of 1 + 2 + 1.
+  EXPECT_EQ(p.links[1].halo_stride(b), 2);
+  EXPECT_EQ(p.links[0].halo_stride(b), 2);
+  EXPECT_EQ(p.halo_window(1, b), 3);
+  EXPECT_EQ(p.halo_window(0, b), 4);
+  // Cached below, conv2 computes 2 new positions per step, reading 2 + 1 of Y1: an overlap of
+  // 1, its own window less its stride.
+  EXPECT_EQ(p.halo_overlap(0, b, {{}, {}}), 2);
+  EXPECT_EQ(p.halo_overlap(0, b, {{}, {b}}), 1);
+}
+
+TEST(ChainProblem, ReductionsOfEarlierOperatorsStayOutOfThePrefix) {
+  const ChainWorkload w(test_workloads::kGemmChain3);
+  const Problem p = w.whole_chain();
+  const Workload &wl = *p.workload;
+  EXPECT_EQ(sorted(p.prefix_dims), sorted(dims(wl, {"m", "j", "l"})));
+  EXPECT_EQ(sorted(p.recompute_dims), sorted(dims(wl, {"j", "l"})));
+  EXPECT_TRUE(p.halo_dims.empty());
+  // Each intermediate lies below the loops that rerun its producer: l and j for Y1, l for Y2.
+  const int m = wl.dim_index("m"), j = wl.dim_index("j"), l = wl.dim_index("l");
+  Dataflow df;
+  df.prefix = {l, j, m};
+  df.subnests = {dims(wl, {"k", "n"}), dims(wl, {"n"}), {}};
+  df.retention.assign(p.tensors.size(), 0);
+  const auto y1 = static_cast<size_t>(p.links[0].intermediate);
+  const auto y2 = static_cast<size_t>(p.links[1].intermediate);
+  df.retention[y1] = 3;
+  df.retention[y2] = 2;
+  df.cached = {{}, {}};
+  EXPECT_EQ(legality_problem(p, df), "");
+  df.prefix = {j, l, m};
+  df.retention[y2] = 1;
+  EXPECT_EQ(legality_problem(p, df), "recompute loop 'l' lies below the retention depth of 'Y2'");
+  df.retention[y2] = 3;
+  df.retention[y1] = 2;
+  EXPECT_EQ(legality_problem(p, df), "retention depth 2 of tensor 'Y1' is not 0 or right below a "
+                                     "loop that indexes it within the shared prefix");
+  df.retention[y1] = 3;
+  df.cached = {{}};
+  EXPECT_EQ(legality_problem(p, df), "expected one list of cached halo dims per intermediate");
+}
+
+// Two "same" 3-wide windows: each pair fuses, but composed, the first layer's windows read two
+// zeros before its first position, more than the stride: the second window is clipped too.
+TEST(ChainProblem, PaddingBeyondTheBorderWindowsIsRefused) {
+  const Workload w = parse_workload(R"(name: padded-chain
+dims: {p: 6, c: 2, k: 2, a: 6, u: 3, j: 2, b: 6, v: 3, i: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u-1]"}
+  - {name: conv3, einsum: "Z[i,b] += W3[i,j,v] * Y2[j,b+v-1]"}
+)",
+                                    "chain.yaml");
+  const std::vector<Chain> chains = detect_chains(w);
+  ASSERT_EQ(chains.size(), 1U);
+  const std::vector<ChainLink> &links = chains[0].links;
+  EXPECT_TRUE(can_fuse_with_halo(w, links[0], links[1]));
+  EXPECT_TRUE(can_fuse_with_halo(w, links[1], links[2]));
+  EXPECT_EQ(chain_fusion_problem(w, {links[1], links[2]}), "");
+  EXPECT_EQ(chain_fusion_problem(w, links),
+            "the windows composed down the chain read padding of 'Y1' along 'b' beyond the "
+            "first and last windows");
+  EXPECT_EQ(chain_fusion_problem(w, {links[0]}), "a fused chain needs two operators or more");
+}
+
+} // namespace
+} // namespace dse
