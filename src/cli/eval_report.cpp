@@ -65,7 +65,7 @@ std::string eval_segment_text(const Problem &p, const Candidate &c, const Mappin
     out << "  softmax pass: reads and writes " << exact_number(r.softmax_pass_words) << " words\n";
   if (r.overlap_store_words > 0)
     out << "  overlap stores of the cached halos: " << exact_number(r.overlap_store_words)
-        << " words (in both operators' gb_words)\n";
+        << " words (in every operator's gb_words)\n";
   out << "  operator        macs             cycles           utilisation  gb_words\n";
   for (const OperatorReport &o : r.operators)
     out << "  " << std::left << std::setw(15) << escape_control(o.name) << " " << std::setw(16)

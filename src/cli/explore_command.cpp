@@ -48,6 +48,8 @@ SearchOptions search_options(const SearchFlags &flags) {
   options.fusion = !flags.no_fusion;
   options.recompute = !flags.no_recompute;
   options.window_fusion = !flags.no_window_fusion;
+  if (flags.max_fused > 0)
+    options.max_fused = flags.max_fused;
   options.prune_boxes = !flags.every_column;
   options.limits = flags.limits;
   options.cache = make_candidate_cache(flags.cache_dir);
@@ -91,6 +93,8 @@ int run_explore(const ExploreArgs &args) {
         },
         estimate);
   }
+  for (const std::string &note : result.notes)
+    std::cerr << "note: " << escape_control(note) << "\n";
   if (args.verbose)
     std::cerr << search_statistics(result, args.search.threads)
               << candidate_cache_report(args.search.cache_dir, *options.cache);

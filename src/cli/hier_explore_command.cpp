@@ -35,6 +35,9 @@ HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &
     throw UserError("--tiles " + flags.tiles +
                     ": general hierarchies search divisor factors at "
                     "every level (--tiles divisors)");
+  if (flags.max_fused > 2)
+    throw UserError("--max-fused " + std::to_string(flags.max_fused) +
+                    ": general hierarchies fuse pairs (--hier-fusion), not longer chains");
   if (flags.every_column)
     throw UserError("--every-column applies to single-level hardware, whose search skips boxes "
                     "of tilings; general hierarchies are searched level by level");

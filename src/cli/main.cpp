@@ -52,6 +52,7 @@ struct SearchFlagSet {
   bool objectives = false; // --objectives
   bool space = false; // --no-fusion, --no-recompute, --no-window-fusion, --every-column (ablations)
   bool hier_fusion = false; // --hier-fusion (explore and sweep on general hierarchies)
+  bool max_fused = false;   // --max-fused (commands that search chains with explore)
 };
 
 /// The flags that become the command's SearchOptions (see dse::search_options).
@@ -77,6 +78,12 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
                   "evaluate every tiling column instead of skipping the boxes of tilings the "
                   "front rejects (the same front, slower: the boxes' baseline)");
   }
+  if (set.max_fused)
+    cmd->add_option("--max-fused", f.max_fused,
+                    "longest run of consecutive operators of a chain searched fused (1: none; "
+                    "default " +
+                        std::to_string(dse::SearchOptions{}.max_fused) + ")")
+        ->check(CLI::Range(1, 8));
   if (set.hier_fusion)
     cmd->add_flag("--hier-fusion", f.hier_fusion,
                   "general hierarchies: also search each fusible pair fused (exact, and slower: "
@@ -95,7 +102,8 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
   cmd->add_option("-o,--output", a.output_path, "front output file (default: stdout)");
   cmd->add_flag("--json", a.json, "write JSON instead of CSV");
-  add_search_flags(cmd, a.search, {.objectives = true, .space = true, .hier_fusion = true});
+  add_search_flags(cmd, a.search,
+                   {.objectives = true, .space = true, .hier_fusion = true, .max_fused = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print pruning and search statistics on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
@@ -140,7 +148,8 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
                   "the best (e.g. 5%)");
   cmd->add_option("--within-objective", a.within_objective, "latency, energy or edp")
       ->capture_default_str();
-  add_search_flags(cmd, a.search, {.objectives = false, .space = true, .hier_fusion = true});
+  add_search_flags(cmd, a.search,
+                   {.objectives = false, .space = true, .hier_fusion = true, .max_fused = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print the sweep time on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
@@ -165,7 +174,7 @@ void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
   cmd->add_option("--point", a.point, "front point N of the workload's exploration")
       ->check(CLI::NonNegativeNumber);
   // With --point: the search that finds the front, as explore's.
-  add_search_flags(cmd, a.search, {.objectives = true, .space = false});
+  add_search_flags(cmd, a.search, {.objectives = true, .space = false, .max_fused = true});
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   add_input_limit(cmd, a.max_input_mib);

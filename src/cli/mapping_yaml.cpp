@@ -20,6 +20,20 @@ std::string yaml_name(const std::string &name) {
   return bare ? name : yaml_double_quoted(name);
 }
 
+/// A pair's cached halo dims as a list, a longer chain's per intermediate.
+template <class Names>
+std::string cache_text(const Problem &p, const Dataflow &df, const Names &names) {
+  if (df.cached.size() == 1)
+    return names(p, df.cached.front());
+  std::string s;
+  for (size_t l = 0; l < df.cached.size(); ++l)
+    if (!df.cached[l].empty())
+      s += (s.empty() ? "" : ", ") +
+           yaml_name(p.tensors[static_cast<size_t>(p.links[l].intermediate)].name) + ": " +
+           names(p, df.cached[l]);
+  return "{" + s + "}";
+}
+
 } // namespace
 
 std::string mapping_yaml(const ExploreResult &result, const Workload &workload, size_t index) {
@@ -43,7 +57,7 @@ std::string mapping_yaml(const ExploreResult &result, const Workload &workload, 
     if (p.fused())
       out << "    prefix: " << names(p, df.prefix) << "\n";
     if (df.caches_halo())
-      out << "    cache: " << names(p, df.cached.front()) << "\n";
+      out << "    cache: " << cache_text(p, df, names) << "\n";
     out << "    loops: {";
     for (size_t o = 0; o < p.ops.size(); ++o)
       out << (o ? ", " : "") << yaml_name(p.op(static_cast<int>(o)).name) << ": "

@@ -112,6 +112,12 @@ OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
 }
 
 void refuse_unsupported_ops(const Problem &p) {
+  if (p.ops.size() > 2)
+    throw UserError("ops '" + p.op(0).name + "' to '" +
+                    p.op(static_cast<int>(p.ops.size()) - 1).name + "' run as one fused chain of " +
+                    std::to_string(p.ops.size()) +
+                    "; the emitter executes single operators and fused pairs (search with "
+                    "--max-fused 2)");
   if (!p.halo_dims.empty())
     throw UserError("ops '" + p.op(0).name + "' and '" + p.op(1).name +
                     "' are fused through a window (a halo on '" +

@@ -2,12 +2,14 @@
 //
 //   workload: ffn-2048x768x3072x768          # optional; must match the workload's name
 //   segments:
-//     - ops: [mm1, mm2]                      # one op, or a fused producer -> consumer pair
+//     - ops: [mm1, mm2]                      # one op, or a chain of them run fused
 //       prefix: [m]                          # shared loops, outer -> inner (fused only)
 //       loops: {mm1: [k, n], mm2: [n, l]}    # each op's own sub-nest, outer -> inner
 //       retention: {A: 1, W1: 2, H: 1, W2: 0, O: 1}   # tile depth per tensor
 //       spatial: {mm1: [m, n], mm2: [m, l]}  # [rows, cols] per op; '-' leaves one unused
 //       tiles: {m: 128, n: 256, k: 768, l: 768}
+//       cache: {Y1: [a], Y2: [a]}            # halo dims kept on chip per intermediate; a pair's
+//                                            # may be a list: cache: [a]
 //
 // Names are only read here; they are checked against the workload when the mapping is resolved.
 #include "dse/config/mapping_loader.hpp"
@@ -28,6 +30,19 @@ std::vector<NamedValue> name_list(const YamlMap &map, const YAML::Node &node,
   return out;
 }
 
+/// `cache: [dims]` (a pair's one intermediate) or `cache: {intermediate: [dims], ...}`.
+std::vector<MappingCacheSpec> cache_specs(const YamlMap &seg, const std::string &file_name) {
+  const YAML::Node &node = seg.required("cache");
+  if (node.IsSequence())
+    return {{{"", location_of(node, file_name)}, name_list(seg, node, "cache")}};
+  std::vector<MappingCacheSpec> out;
+  const YamlMap per_intermediate = seg.map("cache", "cache of " + seg.context());
+  for (const auto &[key, value] : per_intermediate.entries())
+    out.push_back({{key.as<std::string>(), location_of(key, file_name)},
+                   name_list(per_intermediate, value, key.as<std::string>())});
+  return out;
+}
+
 MappingSegmentSpec read_segment(const YAML::Node &node, const std::string &file_name,
                                 size_t index) {
   const YamlMap seg(node, file_name, "segment " + std::to_string(index + 1));
@@ -35,12 +50,12 @@ MappingSegmentSpec read_segment(const YAML::Node &node, const std::string &file_
   MappingSegmentSpec spec;
   spec.where = seg.where();
   spec.ops = name_list(seg, seg.required("ops"), "ops");
-  if (spec.ops.empty() || spec.ops.size() > 2)
-    seg.fail(seg.required("ops"), "key 'ops' must name one operator or a producer and a consumer");
+  if (spec.ops.empty())
+    seg.fail(seg.required("ops"), "key 'ops' must name one operator or a chain of them");
   if (seg.has("prefix"))
     spec.prefix = name_list(seg, seg.required("prefix"), "prefix");
   if (seg.has("cache"))
-    spec.cache = name_list(seg, seg.required("cache"), "cache");
+    spec.cache = cache_specs(seg, file_name);
   const YamlMap loops = seg.map("loops", "loops of " + seg.context());
   for (const auto &[key, value] : loops.entries())
     spec.loops[key.as<std::string>()] = name_list(loops, value, key.as<std::string>());

@@ -201,10 +201,14 @@ private:
   /// The front of a path over every segmentation into singles and pairs.
   static CostFront path_front(const std::vector<Segment> &single,
                               const std::vector<std::optional<Segment>> &pair) {
-    return chain_front(
-        single.size(), [&](size_t i) { return single[i].cost.front; },
-        [&](size_t i) { return pair[i] ? pair[i]->cost.front : CostFront{}; }, CostPoint{},
-        PlanFrontPolicy{});
+    return segmented_front(
+        single.size(), 2,
+        [&](size_t i, size_t j) {
+          if (j == i + 1)
+            return single[i].cost.front;
+          return pair[i] ? pair[i]->cost.front : CostFront{};
+        },
+        CostPoint{}, PlanFrontPolicy{});
   }
 
   std::string label(const std::vector<int> &nodes) const {

@@ -26,14 +26,22 @@ LinkRef find_link(const Workload &w, const std::vector<Chain> &chains, const Nam
 
 Problem segment_problem(const Workload &w, const std::vector<Chain> &chains,
                         const MappingSegmentSpec &seg) {
-  const LinkRef first = find_link(w, chains, seg.ops[0]);
+  LinkRef previous = find_link(w, chains, seg.ops[0]);
   if (seg.ops.size() == 1)
-    return make_single_problem(w, *first.link);
-  const LinkRef second = find_link(w, chains, seg.ops[1]);
-  if (first.next != second.link || !can_fuse_with_halo(w, *first.link, *second.link))
-    throw UserError(seg.ops[1].where, "ops '" + seg.ops[0].name + "' and '" + seg.ops[1].name +
-                                          "' are not a fusable producer -> consumer pair");
-  return make_fused_problem(w, *first.link, *second.link);
+    return make_single_problem(w, *previous.link);
+  std::vector<ChainLink> links{*previous.link};
+  for (size_t k = 1; k < seg.ops.size(); ++k) {
+    const LinkRef next = find_link(w, chains, seg.ops[k]);
+    if (previous.next != next.link || !can_fuse_with_halo(w, *previous.link, *next.link))
+      throw UserError(seg.ops[k].where, "ops '" + seg.ops[k - 1].name + "' and '" +
+                                            seg.ops[k].name +
+                                            "' are not a fusable producer -> consumer pair");
+    links.push_back(*next.link);
+    previous = next;
+  }
+  if (const std::string why = chain_fusion_problem(w, links); !why.empty())
+    throw UserError(seg.ops.back().where, "ops cannot run fused: " + why);
+  return make_chain_problem(w, links);
 }
 
 int dim_of(const Problem &p, const NamedValue &name) {
@@ -57,17 +65,50 @@ int op_index(const Problem &p, const std::string &name, const SourceLocation &wh
   throw UserError(where, "'" + name + "' is not an op of this segment");
 }
 
+/// The link whose intermediate a cache entry names (unnamed: a pair's only one).
+size_t cached_link(const Problem &p, const MappingCacheSpec &cache) {
+  const NamedValue &name = cache.intermediate;
+  if (name.name.empty()) {
+    if (p.links.size() != 1)
+      throw UserError(name.where,
+                      p.links.empty()
+                          ? "'cache' keeps a halo of a fused segment's intermediate; this segment "
+                            "is one op"
+                          : "a chain of " + std::to_string(p.ops.size()) +
+                                " ops names the intermediate of each cached halo: cache: {" +
+                                p.tensors[static_cast<size_t>(p.links[0].intermediate)].name +
+                                ": [...], ...}");
+    return 0;
+  }
+  for (size_t l = 0; l < p.links.size(); ++l)
+    if (p.tensors[static_cast<size_t>(p.links[l].intermediate)].name == name.name)
+      return l;
+  throw UserError(name.where, "'" + name.name + "' is not an intermediate of this segment");
+}
+
+/// Per link, the halo dims the mapping caches (ascending).
+std::vector<std::vector<int>> cached_dims(const Problem &p,
+                                          const std::vector<MappingCacheSpec> &caches) {
+  std::vector<std::vector<int>> out(p.links.size());
+  std::vector<bool> named(p.links.size(), false);
+  for (const MappingCacheSpec &cache : caches) {
+    const size_t l = cached_link(p, cache);
+    if (named[l])
+      throw UserError(cache.intermediate.where,
+                      "the cached halo of '" +
+                          p.tensors[static_cast<size_t>(p.links[l].intermediate)].name +
+                          "' is given twice");
+    named[l] = true;
+    out[l] = dims_of(p, cache.dims);
+    std::sort(out[l].begin(), out[l].end());
+  }
+  return out;
+}
+
 Dataflow segment_dataflow(const Problem &p, const MappingSegmentSpec &seg) {
   Dataflow df;
   df.prefix = dims_of(p, seg.prefix);
-  if (!p.fused() && !seg.cache.empty())
-    throw UserError(
-        seg.cache.front().where,
-        "'cache' keeps a halo of a fused segment's intermediate; this segment is one op");
-  if (p.fused()) {
-    df.cached.push_back(dims_of(p, seg.cache));
-    std::sort(df.cached.back().begin(), df.cached.back().end());
-  }
+  df.cached = cached_dims(p, seg.cache);
   df.subnests.resize(p.ops.size());
   for (const auto &[op, loops] : seg.loops)
     df.subnests[static_cast<size_t>(op_index(p, op, seg.where))] = dims_of(p, loops);

@@ -123,6 +123,13 @@ std::vector<int> Problem::cacheable_halo_dims(int link) const {
   return out;
 }
 
+std::vector<std::vector<int>> Problem::cacheable_halos() const {
+  std::vector<std::vector<int>> out;
+  for (size_t l = 0; l < links.size(); ++l)
+    out.push_back(cacheable_halo_dims(static_cast<int>(l)));
+  return out;
+}
+
 std::string Problem::dim_name(int dim) const {
   return workload->dims.at(static_cast<size_t>(dim)).name;
 }

@@ -1,5 +1,5 @@
-// Chains are segmented into fused pairs and single operators; each segment is searched and the
-// segment fronts are combined exactly (docs/DESIGN.md §4.1, §4.5).
+// Chains are segmented into fused runs of operators and single operators; each segment is
+// searched and the segment fronts are combined exactly (docs/DESIGN.md §4.1, §4.5).
 #include "dse/search/explore.hpp"
 
 #include <algorithm>
@@ -66,22 +66,19 @@ public:
 
   std::vector<FrontPoint> chain_front(const Chain &chain) {
     prepare_chain(chain);
-    const auto single = [&](size_t i) {
-      return search(make_single_problem(workload_, chain.links[i]));
+    const auto segment = [&](size_t i, size_t j) {
+      std::optional<Problem> problem = segment_problem(chain, i, j);
+      return problem ? search(std::move(*problem)) : std::vector<FrontPoint>{};
     };
-    const auto pair = [&](size_t i) {
-      std::optional<Problem> fused = fused_problem(chain, i);
-      return fused ? search(std::move(*fused)) : std::vector<FrontPoint>{};
-    };
-    return dse::chain_front(chain.links.size(), single, pair, FrontPoint{},
-                            SequencePolicy(options_.objectives));
+    return segmented_front(chain.links.size(), longest_segment(), segment, FrontPoint{},
+                           SequencePolicy(options_.objectives));
   }
 
   /// The front of the chain's two links run fused, or std::nullopt when they cannot be.
   std::optional<std::vector<FrontPoint>> fused_front(const Chain &chain) {
     if (chain.links.size() != 2)
       return std::nullopt;
-    std::optional<Problem> fused = fused_problem(chain, 0);
+    std::optional<Problem> fused = segment_problem(chain, 0, 2);
     if (!fused)
       return std::nullopt;
     return search(std::move(*fused));
@@ -110,30 +107,55 @@ public:
 private:
   /// Builds the chain's distinct candidate spaces in parallel before its problems are searched,
   /// in the order chain_front searches them.
-  void prepare_chain(const Chain &chain) const {
+  void prepare_chain(const Chain &chain) {
     std::deque<Problem> problems;
-    for (size_t i = chain.links.size(); i-- > 0;) {
-      problems.push_back(make_single_problem(workload_, chain.links[i]));
-      if (i + 1 < chain.links.size())
-        if (std::optional<Problem> fused = fused_problem(chain, i))
-          problems.push_back(std::move(*fused));
-    }
+    for (size_t i = chain.links.size(); i-- > 0;)
+      for (size_t j = i + 1; j <= std::min(chain.links.size(), i + longest_segment()); ++j)
+        if (std::optional<Problem> p = segment_problem(chain, i, j))
+          problems.push_back(std::move(*p));
     std::vector<const Problem *> order;
     for (const Problem &p : problems)
       order.push_back(&p);
     prepare_candidate_spaces(order, hw_, options_);
   }
 
-  /// Links i and i + 1 fused, when fusion is on and they can be (without recompute, only when
-  /// every overlapping halo can be cached).
-  std::optional<Problem> fused_problem(const Chain &chain, size_t i) const {
-    if (!options_.fusion || !(options_.window_fusion ? can_fuse_with_halo : can_fuse)(
-                                workload_, chain.links[i], chain.links[i + 1]))
+  size_t longest_segment() const {
+    return options_.fusion ? std::max<size_t>(1, options_.max_fused) : 1;
+  }
+
+  /// Links i to j - 1 as one problem: a link alone, or a run of them fused when fusion is on and
+  /// they can be (without recompute, only when every overlapping halo can be cached). A run
+  /// longer than a pair is left out, with a note, when its spaces exceed the limits: the shorter
+  /// segments inside it still cover the chain.
+  std::optional<Problem> segment_problem(const Chain &chain, size_t i, size_t j) {
+    if (j == i + 1)
+      return make_single_problem(workload_, chain.links[i]);
+    const std::vector<ChainLink> links(chain.links.begin() + static_cast<std::ptrdiff_t>(i),
+                                       chain.links.begin() + static_cast<std::ptrdiff_t>(j));
+    if (!options_.fusion || !fusable(links))
       return std::nullopt;
-    Problem fused = make_fused_problem(workload_, chain.links[i], chain.links[i + 1]);
-    if (!options_.recompute && !fused.runs_without_recompute({}, {fused.cacheable_halo_dims(0)}))
+    Problem fused = make_chain_problem(workload_, links);
+    if (!options_.recompute && !fused.runs_without_recompute({}, fused.cacheable_halos()))
       return std::nullopt;
+    if (links.size() > 2 && !within_search_limits(fused, hw_, options_)) {
+      const std::string note = segment_label(fused) +
+                               ": left out, its spaces exceed the limits (raise them with "
+                               "--max-tilings and --max-loop-nests, or lower --max-fused)";
+      if (std::find(result_.notes.begin(), result_.notes.end(), note) == result_.notes.end())
+        result_.notes.push_back(note);
+      return std::nullopt;
+    }
     return fused;
+  }
+
+  /// Whether the links can run fused: each pair (through bare indices only without window
+  /// fusion) and the windows composed down the run.
+  bool fusable(const std::vector<ChainLink> &links) const {
+    for (size_t k = 0; k + 1 < links.size(); ++k)
+      if (!(options_.window_fusion ? can_fuse_with_halo : can_fuse)(workload_, links[k],
+                                                                    links[k + 1]))
+        return false;
+    return chain_fusion_problem(workload_, links).empty();
   }
 
   std::vector<FrontPoint> search(Problem problem) {

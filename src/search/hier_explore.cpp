@@ -68,13 +68,14 @@ public:
 
   /// The chain's front: per link the operators alone, or the link fused with the next.
   std::vector<HierPlan> chain_front(const Chain &chain) {
-    const auto single = [&](size_t i) { return link_alone(chain.links[i]); };
-    const auto pair = [&](size_t i) {
+    const auto segment = [&](size_t i, size_t j) {
+      if (j == i + 1)
+        return link_alone(chain.links[i]);
       if (!fusion_ || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
         return std::vector<HierPlan>{};
       return fused_pair(chain.links[i], chain.links[i + 1]);
     };
-    return dse::chain_front(chain.links.size(), single, pair, HierPlan{}, policy_);
+    return segmented_front(chain.links.size(), 2, segment, HierPlan{}, policy_);
   }
 
   HierExploreResult &result() { return result_; }

@@ -119,15 +119,20 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
   return result;
 }
 
+bool within_search_limits(const Problem &problem, const Hardware &hw,
+                          const SearchOptions &options) {
+  const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
+  return within_space_limits(problem, options.menu, array_size, tile_sizes_for(options.pruning),
+                             options.recompute, options.limits);
+}
+
 void prepare_candidate_spaces(const std::vector<const Problem *> &problems, const Hardware &hw,
                               const SearchOptions &options) {
   if (!options.cache)
     return;
-  const std::int64_t array_size = std::min(hw.effective_rows(), hw.effective_cols());
   std::vector<const Problem *> within;
   for (const Problem *p : problems) {
-    if (!within_space_limits(*p, options.menu, array_size, tile_sizes_for(options.pruning),
-                             options.recompute, options.limits))
+    if (!within_search_limits(*p, hw, options))
       break;
     within.push_back(p);
   }

@@ -295,7 +295,7 @@ TEST_F(ExploreCommand, HelpListsEveryOption) {
   const RunResult help = run_ok({"explore", "--help"});
   for (const char *option : {"--hw", "--workload", "-o,--output", "--json", "--threads", "--tiles",
                              "--objectives", "--latency-model", "-v,--verbose", "--progress",
-                             "--emit-mapping", "--max-tilings", "--max-loop-nests"})
+                             "--emit-mapping", "--max-tilings", "--max-loop-nests", "--max-fused"})
     EXPECT_NE(help.out.find(option), std::string::npos) << option;
 }
 

@@ -1,6 +1,7 @@
 // Bad mapping files given to `dse eval`: names that do not resolve, illegal loop trees and
 // retention depths, missing or oversized tiles, one test per error message.
 #include "cli/cli_fixture.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
@@ -99,10 +100,12 @@ TEST_F(MappingErrors, OpsIsNotAList) {
                        "2:10: error: segment 1: key 'ops' must be a list of names, got 'up'");
 }
 
-TEST_F(MappingErrors, TooManyOps) {
+TEST_F(MappingErrors, OpsMappedTwiceOrNone) {
   expect_mapping_error(unfused("ops: [up]", "ops: [up, down, up]"),
-                       "2:10: error: segment 1: key 'ops' must name one operator or a producer "
-                       "and a consumer");
+                       "2:21: error: op 'up' is mapped twice");
+  expect_mapping_error(unfused("ops: [up]", "ops: []"),
+                       "2:10: error: segment 1: key 'ops' must name one operator or a chain of "
+                       "them");
 }
 
 TEST_F(MappingErrors, TileIsText) {
@@ -314,6 +317,39 @@ TEST_F(MappingErrors, MappingExceedsTheGlobalBuffer) {
   expect_mapping_error(with(whole, "m: 16, k: 32, n: 16", "m: 64, k: 32, n: 64"),
                        " error: mapping needs 8192 global-buffer words, more than 'GlobalBuffer' "
                        "holds (4096)");
+}
+
+// A chain of three fused (docs/DEPTH_FIRST.md §2): each intermediate's cached halo is named.
+const std::string kChainOfThree = test_common::conv_stack_1d_workload("w");
+
+const std::string kChainFused = R"(segments:
+  - ops: [conv1, conv2, conv3]
+    prefix: [a]
+    cache: {Y1: [a]}
+    loops: {conv1: [k, c], conv2: [j, k], conv3: [i, j]}
+    retention: {W1: 0, X: 1, Y1: 1, W2: 0, Y2: 1, W3: 0, Z: 1}
+    spatial: {conv1: [k, c], conv2: [j, k], conv3: [i, j]}
+    tiles: {a: 2, k: 2, c: 2, j: 2, i: 2}
+)";
+
+TEST_F(MappingErrors, ChainsNameTheIntermediateOfEachCachedHalo) {
+  write("w.yaml", kChainOfThree);
+  write("m.yaml", kChainFused);
+  run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"});
+  expect_mapping_error(with(kChainFused, "cache: {Y1: [a]}", "cache: [a]"),
+                       "4:12: error: a chain of 3 ops names the intermediate of each cached halo: "
+                       "cache: {Y1: [...], ...}");
+  expect_mapping_error(with(kChainFused, "cache: {Y1: [a]}", "cache: {Q: [a]}"),
+                       "4:13: error: 'Q' is not an intermediate of this segment");
+  expect_mapping_error(with(kChainFused, "cache: {Y1: [a]}", "cache: {Y2: [a]}"),
+                       "2:5: error: illegal mapping: dimension 'a' has no halo overlap of 'Y2' to "
+                       "keep on chip (a halo dim whose windows overlap, read once by every "
+                       "producer access; when padding as wide as the stride follows the "
+                       "intermediate's last position, the producer has no window of its own "
+                       "along it)");
+  expect_mapping_error(with(kChainFused, "ops: [conv1, conv2, conv3]", "ops: [conv1, conv3]"),
+                       "2:18: error: ops 'conv1' and 'conv3' are not a fusable producer -> "
+                       "consumer pair");
 }
 
 } // namespace

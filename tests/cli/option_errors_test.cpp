@@ -122,6 +122,17 @@ TEST_F(OptionErrors, ThreadsOutOfRange) {
   expect_usage_error(explore({"--threads", "-2"}), "--threads: Value -2 not in range 0 to 4096");
 }
 
+TEST_F(OptionErrors, MaxFusedOutOfRangeOrOnAGeneralHierarchy) {
+  expect_usage_error(explore({"--max-fused", "0"}), "--max-fused: Value 0 not in range 1 to 8");
+  expect_usage_error(explore({"--max-fused", "9"}), "--max-fused: Value 9 not in range 1 to 8");
+  expect_error({"explore", "--hw", repo_file("hw_configs/a16-timeloop.yaml"), "--workload", kGemm,
+                "--max-fused", "3"},
+               "error: --max-fused 3: general hierarchies fuse pairs (--hier-fusion), not longer "
+               "chains");
+  expect_usage_error({"network", "--hw", kHw, "--model", kGemm, "--max-fused", "3"},
+                     "The following arguments were not expected: 3 --max-fused");
+}
+
 TEST_F(OptionErrors, NegativeEmitMapping) {
   const RunResult r = run(explore({"--emit-mapping", "-1"}));
   EXPECT_NE(r.exit_code, 0);

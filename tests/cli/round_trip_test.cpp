@@ -107,6 +107,28 @@ TEST_F(RoundTrip, ConvolutionsFusedThroughAWindow) {
   expect_round_trip(kHw, "same.yaml");
 }
 
+// A 3x3 -> 3x3 -> 1x1 stack run depth first as one segment (docs/DEPTH_FIRST.md §2): the
+// first layer's windows are the second's composed with the third's tile.
+TEST_F(RoundTrip, ConvolutionStackFusedDepthFirst) {
+  write("stack.yaml",
+        "name: stack\ndims: {p: 20, q: 20, c: 8, k: 8, r: 3, s: 3, a: 18, b: 18, u: 3, v: 3, "
+        "j: 8, l: 8}\nops:\n"
+        "  - {name: conv3a, einsum: \"Y1[k,p,q] += W1[k,c,r,s] * X[c,p+r,q+s]\"}\n"
+        "  - {name: conv3b, einsum: \"Y2[j,a,b] += W2[j,k,u,v] * Y1[k,a+u,b+v]\"}\n"
+        "  - {name: conv1x1, einsum: \"Y3[l,a,b] += W3[l,j] * Y2[j,a,b]\"}\n");
+  const std::string edge = repo_file("hw_configs/edge-16x16-32k.yaml");
+  run_ok({"explore", "--hw", edge, "--workload", "stack.yaml", "-o", "front.csv"});
+  const Csv front = parse_csv(read("front.csv"));
+  size_t whole_stack = 0; // points that run the three convolutions as one segment
+  for (size_t i = 0; i < front.rows.size(); ++i) {
+    const std::string dataflow = front.text(i, "dataflow");
+    whole_stack +=
+        dataflow.rfind("fused prefix", 0) == 0 && dataflow.find(" ; ") == std::string::npos ? 1 : 0;
+  }
+  EXPECT_GT(whole_stack, 0U) << "the stack run as one segment reaches the front";
+  expect_round_trip(edge, "stack.yaml");
+}
+
 TEST_F(RoundTrip, ThreeEinsumChainWithElementwiseUnderSequentialLatency) {
   write("chain.yaml", "name: chain\ndims: {m: 64, k: 32, n: 64, l: 32, j: 16}\nops:\n"
                       "  - {name: a, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"

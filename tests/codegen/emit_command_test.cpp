@@ -90,6 +90,23 @@ TEST_F(EmitCommand, PairsFusedThroughAWindowAreRefusedByName) {
   EXPECT_FALSE(exists("k.cpp"));
 }
 
+TEST_F(EmitCommand, ChainsOfThreeAreRefusedByName) {
+  write("chain.yaml", "name: w\ndims: {m: 8, k: 4, n: 4, l: 4}\nops:\n"
+                      "  - {name: mm1, einsum: \"Y1[m,n] += X[m,k] * W1[k,n]\"}\n"
+                      "  - {name: scale, einsum: \"Y2[m,n] += Y1[m,n] * S[n]\"}\n"
+                      "  - {name: mm2, einsum: \"Z[m,l] += Y2[m,n] * W2[n,l]\"}\n");
+  write("fused.yaml",
+        mapping("w", {segment("[mm1, scale, mm2]", "[m]", "mm1: [k, n], scale: [n], mm2: [n, l]",
+                              "X: 1, W1: 0, Y1: 1, S: 0, Y2: 1, W2: 0, Z: 1",
+                              "m: 4, k: 4, n: 4, l: 4")}));
+  const ProcessResult r =
+      dse("emit --hw hw.yaml --workload chain.yaml --mapping fused.yaml -o k.cpp");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "error: ops 'mm1' to 'mm2' run as one fused chain of 3; the emitter executes "
+                   "single operators and fused pairs (search with --max-fused 2)\n");
+  EXPECT_FALSE(exists("k.cpp"));
+}
+
 TEST_F(EmitCommand, PaddedReadsAreRefusedByName) {
   write("padded.yaml", "name: w\ndims: {p: 6, c: 2, k: 2, r: 3, a: 6, u: 3, j: 2}\nops:\n"
                        "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"

@@ -41,4 +41,14 @@ inline std::string attention_workload(const std::string &name, std::int64_t h, s
          "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n";
 }
 
+/// A 1-D stack of three: a 3-wide window, another, a pointwise layer (a chain fused depth first:
+/// docs/DEPTH_FIRST.md §2).
+inline std::string conv_stack_1d_workload(const std::string &name) {
+  return "name: " + name +
+         "\ndims: {p: 10, c: 4, r: 3, k: 4, a: 8, u: 3, j: 4, i: 4}\nops:\n"
+         "  - {name: conv1, einsum: \"Y1[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
+         "  - {name: conv2, einsum: \"Y2[j,a] += W2[j,k,u] * Y1[k,a+u]\"}\n"
+         "  - {name: conv3, einsum: \"Z[i,a] += W3[i,j] * Y2[j,a]\"}\n";
+}
+
 } // namespace dse::test_common

@@ -109,54 +109,50 @@ TEST(FrontAlgebra, SumAndUnionEqualBruteForce) {
     }
 }
 
-/// Every plan of links i.. : each link alone or fused with the next, every point of each part.
-void enumerate_plans(size_t i, const std::vector<std::vector<TestPoint>> &single,
-                     const std::vector<std::vector<TestPoint>> &pair, const TestPoint &so_far,
-                     const TestPolicy &policy, std::vector<TestPoint> &out) {
-  if (i == single.size()) {
+/// Every plan of links i.. : runs of up to `longest` links, every point of each run's front
+/// (`runs[i][length - 1]`).
+void enumerate_plans(size_t i, size_t longest,
+                     const std::vector<std::vector<std::vector<TestPoint>>> &runs,
+                     const TestPoint &so_far, const TestPolicy &policy,
+                     std::vector<TestPoint> &out) {
+  if (i == runs.size()) {
     out.push_back(so_far);
     return;
   }
-  for (const TestPoint &p : single[i])
-    enumerate_plans(i + 1, single, pair, policy.combine(so_far, p), policy, out);
-  if (i + 1 < single.size())
-    for (const TestPoint &p : pair[i])
-      enumerate_plans(i + 2, single, pair, policy.combine(so_far, p), policy, out);
+  for (size_t length = 1; length <= longest && i + length <= runs.size(); ++length)
+    for (const TestPoint &p : runs[i][length - 1])
+      enumerate_plans(i + length, longest, runs, policy.combine(so_far, p), policy, out);
 }
 
-TEST(FrontAlgebra, ChainRecurrenceEqualsEverySegmentation) {
+TEST(FrontAlgebra, SegmentRecurrenceEqualsEverySegmentation) {
   std::mt19937 rng(13);
   for (const TestPolicy &policy : kPolicies)
-    for (int trial = 0; trial < 60; ++trial) {
+    for (int trial = 0; trial < 90; ++trial) {
       const size_t links = 1 + trial % 5;
-      std::vector<std::vector<TestPoint>> single, pair;
-      for (size_t i = 0; i < links; ++i) {
-        single.push_back(random_points(rng, 1 + trial % 4));
-        // Some pairs cannot be fused: an empty front.
-        pair.push_back(trial % 3 == 0 ? std::vector<TestPoint>{} : random_points(rng, 1 + i % 3));
-      }
-      std::vector<size_t> asked;
-      const std::vector<TestPoint> front = chain_front(
-          links,
-          [&](size_t i) {
-            asked.push_back(2 * i);
-            return single[i];
-          },
-          [&](size_t i) {
-            asked.push_back(2 * i + 1);
-            return pair[i];
+      const size_t longest = 1 + trial % 4;
+      std::vector<std::vector<std::vector<TestPoint>>> runs(links);
+      for (size_t i = 0; i < links; ++i)
+        for (size_t length = 1; length <= longest; ++length)
+          // Some runs cannot be fused: an empty front.
+          runs[i].push_back(length > 1 && trial % 3 == 0
+                                ? std::vector<TestPoint>{}
+                                : random_points(rng, 1 + (i + length) % 4));
+      std::vector<std::pair<size_t, size_t>> asked;
+      const std::vector<TestPoint> front = segmented_front(
+          links, longest,
+          [&](size_t i, size_t j) {
+            asked.emplace_back(i, j);
+            return runs[i][j - i - 1];
           },
           TestPoint{}, policy);
       std::vector<TestPoint> every;
-      enumerate_plans(0, single, pair, TestPoint{}, policy, every);
+      enumerate_plans(0, longest, runs, TestPoint{}, policy, every);
       EXPECT_EQ(values(front, policy), brute_force_front(every, policy));
-      // Parts are asked for once each, last link first, the single before the pair.
-      std::vector<size_t> expected;
-      for (size_t i = links; i-- > 0;) {
-        expected.push_back(2 * i);
-        if (i + 1 < links)
-          expected.push_back(2 * i + 1);
-      }
+      // Runs are asked for once each, last link first, the shorter runs first.
+      std::vector<std::pair<size_t, size_t>> expected;
+      for (size_t i = links; i-- > 0;)
+        for (size_t j = i + 1; j <= std::min(links, i + longest); ++j)
+          expected.emplace_back(i, j);
       EXPECT_EQ(asked, expected);
     }
 }

@@ -25,6 +25,7 @@ struct SearchFlags {
   bool no_fusion = false;        // search chains one operator at a time
   bool no_recompute = false;     // leave out fused dataflows that recompute the producer
   bool no_window_fusion = false; // fuse only pairs read with bare indices
+  std::size_t max_fused = 0;     // longest run of operators searched fused (0: the default)
   bool hier_fusion = false;      // general hierarchies: also search fusible pairs fused
   bool every_column = false;     // evaluate every tiling column: no box of tilings skipped
   SpaceLimits limits;            // --max-tilings, --max-loop-nests

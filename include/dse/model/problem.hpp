@@ -102,6 +102,8 @@ struct Problem {
   /// wide as the stride, no window of the producer's own along it (its last step could compute
   /// nothing but still read one).
   std::vector<int> cacheable_halo_dims(int link) const;
+  /// Per link, every halo dim it can cache (the dataflows that recompute least).
+  std::vector<std::vector<int>> cacheable_halos() const;
   const Operator &op(int i) const;
   /// Canonical text of everything the symbolic forms depend on (not sizes, not hardware).
   std::string structure_key() const;

@@ -41,6 +41,9 @@ struct ExploreResult {
   std::deque<Problem> problems; // stable addresses
   std::vector<ProblemSummary> summaries;
   std::vector<FrontPoint> front; // sorted by the requested objectives
+  /// Fused segments left out of the search, and why (their operators are still searched in
+  /// shorter segments).
+  std::vector<std::string> notes;
   double seconds = 0;
 };
 

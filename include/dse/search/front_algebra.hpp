@@ -97,20 +97,21 @@ std::vector<typename Policy::Point> front_union(const std::vector<typename Polic
   return pareto_filter(both, policy);
 }
 
-/// The front of a chain of `links` links over every segmentation into single links and fused
-/// pairs: from the end, F[i] = (single(i), then F[i+1]) or (pair(i), then F[i+2]), with
-/// F[links] = {empty_plan}. `single(i)` and `pair(i)` (links i and i+1 fused; an empty front when
-/// they cannot be) are asked for in that order, for i from the last link to the first.
-template <FrontPolicy Policy, class SingleFront, class PairFront>
+/// The front of a chain of `links` links over every segmentation into runs of at most `longest`
+/// consecutive links: from the end, F[i] = the union over i < j <= i + longest of (segment(i, j),
+/// then F[j]), with F[links] = {empty_plan}. `segment(i, j)` (links i to j - 1 run as one
+/// segment; an empty front when they cannot be) is asked for with i from the last link to the
+/// first and, for each, j ascending.
+template <FrontPolicy Policy, class SegmentFront>
 std::vector<typename Policy::Point>
-chain_front(size_t links, SingleFront &&single, PairFront &&pair,
-            const typename Policy::Point &empty_plan, const Policy &policy) {
+segmented_front(size_t links, size_t longest, SegmentFront &&segment,
+                const typename Policy::Point &empty_plan, const Policy &policy) {
   std::vector<std::vector<typename Policy::Point>> from(links + 1);
   from[links] = {empty_plan};
   for (size_t i = links; i-- > 0;) {
-    from[i] = minkowski_sum(single(i), from[i + 1], policy);
-    if (i + 1 < links)
-      from[i] = front_union(from[i], minkowski_sum(pair(i), from[i + 2], policy), policy);
+    from[i] = minkowski_sum(segment(i, i + 1), from[i + 1], policy);
+    for (size_t j = i + 2; j <= std::min(links, i + longest); ++j)
+      from[i] = front_union(from[i], minkowski_sum(segment(i, j), from[j], policy), policy);
   }
   return from[0];
 }

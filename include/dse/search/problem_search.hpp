@@ -27,9 +27,11 @@ struct SearchOptions {
   LatencyModel latency_model = LatencyModel::Roofline;
   std::vector<Objective> objectives{Objective::Latency, Objective::Energy};
   Pruning pruning = Pruning::Symbolic;
-  bool fusion = true;            // false: chains are searched one operator at a time
-  bool recompute = true;         // false: no fused dataflow recomputes its producer
-  bool window_fusion = true;     // false: only pairs read with bare indices are fused
+  bool fusion = true;        // false: chains are searched one operator at a time
+  bool recompute = true;     // false: no fused dataflow recomputes its producer
+  bool window_fusion = true; // false: only pairs read with bare indices are fused
+  /// Longest run of consecutive operators of a chain that explore searches fused (2: pairs).
+  std::size_t max_fused = 3;
   int threads = 0;               // 0: every core
   std::size_t block_tilings = 0; // tilings per Q*B block; 0: automatic
   /// Whether boxes of tilings whose bound the front rejects are skipped (docs/DESIGN.md §4.3);
@@ -89,6 +91,9 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
 /// Readies in options.cache, in parallel on options.threads, the candidate spaces that searching
 /// `problems` in this order will ask for, up to the first problem beyond the space limits (its
 /// search reports it). Without a cache, does nothing.
+/// Whether the problem's spaces are within the options' limits (what search_problem checks).
+bool within_search_limits(const Problem &problem, const Hardware &hw, const SearchOptions &options);
+
 void prepare_candidate_spaces(const std::vector<const Problem *> &problems, const Hardware &hw,
                               const SearchOptions &options);
 
