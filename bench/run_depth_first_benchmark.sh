@@ -2,10 +2,11 @@
 # Depth-first fusion of a convolution stack: VGG-16's first five layers
 # (workloads/vgg16-first-five.yaml, padded as VGG pads) with 362 KiB on chip
 # (hw_configs/fused-layer-362k.yaml).
-# Explores the chain twice in the same run, layer by layer (--no-fusion) and with pairs fused
-# through their windows, takes each front's point with (about) the fewest DRAM words, evaluates
-# it, and prints the DRAM words of feature maps (every tensor but the weights W*) and of weights, the MACs,
-# the exploration time and the fused/layer-by-layer ratio. Then the exact fronts of a
+# Explores the chain three times in the same run, layer by layer (--no-fusion), with runs of up to
+# three layers fused through their windows (the default) and with runs of up to all five, takes
+# each front's point with (about) the fewest DRAM words, evaluates it, and prints the DRAM words of
+# feature maps (every tensor but the weights W*) and of weights, the MACs, the exploration time
+# and the fused/layer-by-layer ratios. Then the exact fronts of a
 # 3x3 -> 3x3 -> 1x1 chain and of an MLP block, and the network plans of ResNet-18 and MobileNetV2
 # with pairs fused through windows against pairs read with bare indices only (planning time,
 # pairs on the plan, DRAM words).
@@ -45,14 +46,19 @@ least_dram() {
 
 layered=$(least_dram layer-by-layer --no-fusion)
 fused=$(least_dram fused)
+five=$(least_dram fused-five --max-fused 5)
 printf '%-16s %16s %14s %14s %10s\n' plan feature-map-words weight-words MACs explore-s
-for row in "layer-by-layer $layered" "fused-pairs $fused"; do
+for row in "layer-by-layer $layered" "fused-runs-of-3 $fused" "fused-runs-of-5 $five"; do
   # shellcheck disable=SC2086
   printf '%-16s %16s %14s %14s %10s\n' $row
 done
-echo "$layered $fused" | awk '{ printf "feature-map DRAM words fused / layer by layer: %.3f (%.1f%% fewer); MACs %.4fx\n", $5 / $1, 100 * (1 - $5 / $1), $7 / $3 }'
-echo "fused plan:"
-grep -E '^  - ops|^    prefix|^    cache' "$out/fused.yaml" | sed 's/^/  /'
+for row in "runs-of-3 $layered $fused" "runs-of-5 $layered $five"; do
+  echo "$row" | awk '{ printf "feature-map DRAM words %s / layer by layer: %.3f (%.1f%% fewer); all DRAM words %.3f; MACs %.4fx\n", $1, $6 / $2, 100 * (1 - $6 / $2), ($6 + $7) / ($2 + $3), $8 / $4 }'
+done
+for plan in fused fused-five; do
+  echo "$plan plan:"
+  grep -E '^  - ops|^    prefix|^    cache' "$out/$plan.yaml" | sed 's/^/  /'
+done
 
 # front LABEL WORKLOAD [OPTIONS...]: one row of the exact-front table.
 front() {

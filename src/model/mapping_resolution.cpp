@@ -164,6 +164,12 @@ Tiling segment_tiling(const Problem &p, const MappingSegmentSpec &seg) {
       throw UserError(value.second, "'" + name +
                                         "' is a filter window dimension and is kept whole (" +
                                         std::to_string(size) + ")");
+    if (!p.counts_tile_exactly(d, value.first))
+      throw UserError(value.second,
+                      "tile " + std::to_string(value.first) + " of '" + name +
+                          "' leaves a first or last tile so narrow that the next window reads the "
+                          "padding that the windows composed down the chain read too (only the "
+                          "first and last windows may)");
     tiling.tile[static_cast<size_t>(d)] = value.first;
     given.insert(d);
   }

@@ -123,6 +123,29 @@ std::vector<int> Problem::cacheable_halo_dims(int link) const {
   return out;
 }
 
+bool Problem::restricts_tiles(int dim) const {
+  return std::any_of(links.begin(), links.end(), [&](const ProblemLink &l) {
+    if (!l.has_halo(dim))
+      return false;
+    const HaloRange &range = l.halo_range(dim);
+    return std::max(range.pad_before, range.pad_after) > l.halo_stride(dim);
+  });
+}
+
+bool Problem::counts_tile_exactly(int dim, std::int64_t tile) const {
+  const std::int64_t size = workload->dim_size(dim);
+  if (tile >= size)
+    return true;                                             // one window, clipped at both ends
+  const std::int64_t last = size - (size - 1) / tile * tile; // the last tile's positions
+  return std::all_of(links.begin(), links.end(), [&](const ProblemLink &l) {
+    if (!l.has_halo(dim))
+      return true;
+    const HaloRange &range = l.halo_range(dim);
+    const std::int64_t stride = l.halo_stride(dim);
+    return stride * tile >= range.pad_before && stride * last >= range.pad_after;
+  });
+}
+
 std::vector<std::vector<int>> Problem::cacheable_halos() const {
   std::vector<std::vector<int>> out;
   for (size_t l = 0; l < links.size(); ++l)
@@ -524,10 +547,11 @@ std::string composed_chain_defect(const Problem &p) {
       if (!contains(p.prefix_dims, h))
         return "'" + name + "' is read through a window over '" + p.dim_name(h) +
                "', which an earlier operator reduces over";
-      if (!padding_is_in_border_windows(link.halo_ranges[j], link.halo_stride(h),
-                                        window_of(*p.workload, link.halo_reads[j], h)))
-        return "the windows composed down the chain read padding of '" + name + "' along '" +
-               p.dim_name(h) + "' beyond the first and last windows";
+      const HaloRange &range = link.halo_ranges[j];
+      if (range.begin >= range.end || std::max(range.pad_before, range.pad_after) >=
+                                          window_of(*p.workload, link.halo_reads[j], h))
+        return "the windows composed down the chain read a whole window of padding of '" + name +
+               "' along '" + p.dim_name(h) + "'";
     }
     // The composed windows replace the dims the producer writes: none may be another of its own.
     const ProblemOp &rewritten = p.ops[static_cast<size_t>(link.producer)];

@@ -198,4 +198,14 @@ std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64
   return out;
 }
 
+std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size,
+                                    TileSizes sizes,
+                                    const std::function<bool(std::int64_t)> &allowed) {
+  std::vector<std::int64_t> out = tile_menu(size, menu, array_size, TileSizes::Every);
+  std::erase_if(out, [&](std::int64_t t) { return !allowed(t); });
+  if (sizes == TileSizes::SmallestPerTripCount)
+    keep_smallest_per_trip_count(out, size);
+  return out;
+}
+
 } // namespace dse

@@ -15,11 +15,20 @@ TilingSpace::TilingSpace(const Problem &problem, TileMenu menu, std::int64_t arr
     sizes_.push_back(d.size);
   for (int d : dims_) {
     const std::int64_t size = sizes_[static_cast<size_t>(d)];
-    menus_.push_back(problem.is_window[static_cast<size_t>(d)]
-                         ? std::vector<std::int64_t>{size}
-                         : tile_menu(size, menu, array_size, sizes));
-    // The space limits predict the space from the menu sizes, before any menu is built.
-    DSE_CHECK(problem.is_window[static_cast<size_t>(d)] ||
+    const bool window = problem.is_window[static_cast<size_t>(d)];
+    // Along a halo dim of a chain, only the tile sizes the model counts exactly.
+    const bool restricted = !window && problem.restricts_tiles(d);
+    if (window)
+      menus_.push_back({size});
+    else if (restricted)
+      menus_.push_back(tile_menu(size, menu, array_size, sizes, [&](std::int64_t t) {
+        return problem.counts_tile_exactly(d, t);
+      }));
+    else
+      menus_.push_back(tile_menu(size, menu, array_size, sizes));
+    // The space limits predict the space from the menu sizes, before any menu is built (a
+    // restricted menu is smaller).
+    DSE_CHECK(window || restricted ||
                   static_cast<std::int64_t>(menus_.back().size()) ==
                       tile_menu_size(size, menu, array_size, sizes),
               "menu of size " + std::to_string(size) + " has " +

@@ -332,6 +332,32 @@ const std::string kChainFused = R"(segments:
     tiles: {a: 2, k: 2, c: 2, j: 2, i: 2}
 )";
 
+// Two "same" windows composed pad the first layer's windows by 2 at stride 1: a tile of 1 puts
+// padding in the second window too, which the model does not count.
+TEST_F(MappingErrors, ChainTilesWhoseNeighbourWindowsReadPadding) {
+  write("w.yaml", R"(name: w
+dims: {p: 6, c: 2, k: 2, a: 6, u: 3, j: 2, b: 6, v: 3, i: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u-1]"}
+  - {name: conv3, einsum: "Z[i,b] += W3[i,j,v] * Y2[j,b+v-1]"}
+)");
+  const std::string mapping = R"(segments:
+  - ops: [conv1, conv2, conv3]
+    prefix: [b]
+    loops: {conv1: [k, c], conv2: [j, k], conv3: [i, j]}
+    retention: {W1: 0, X: 1, Y1: 1, W2: 0, Y2: 1, W3: 0, Z: 1}
+    spatial: {conv1: [k, c], conv2: [j, k], conv3: [i, j]}
+    tiles: {b: 2, k: 2, c: 2, j: 2, i: 2}
+)";
+  write("m.yaml", mapping);
+  run_ok({"eval", "--hw", "hw.yaml", "--workload", "w.yaml", "--mapping", "m.yaml"});
+  expect_mapping_error(with(mapping, "b: 2,", "b: 1,"),
+                       "7:16: error: tile 1 of 'b' leaves a first or last tile so narrow that the "
+                       "next window reads the padding that the windows composed down the chain "
+                       "read too (only the first and last windows may)");
+}
+
 TEST_F(MappingErrors, ChainsNameTheIntermediateOfEachCachedHalo) {
   write("w.yaml", kChainOfThree);
   write("m.yaml", kChainFused);

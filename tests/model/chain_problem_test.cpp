@@ -97,9 +97,10 @@ TEST(ChainProblem, ReductionsOfEarlierOperatorsStayOutOfThePrefix) {
   EXPECT_EQ(legality_problem(p, df), "expected one list of cached halo dims per intermediate");
 }
 
-// Two "same" 3-wide windows: each pair fuses, but composed, the first layer's windows read two
-// zeros before its first position, more than the stride: the second window is clipped too.
-TEST(ChainProblem, PaddingBeyondTheBorderWindowsIsRefused) {
+// Two "same" 3-wide windows: composed, the first layer's windows read two zeros before its
+// first position, more than the stride, so a one-position tile would put padding in the second
+// window too. The chain fuses with the tiles that keep padding in the first and last windows.
+TEST(ChainProblem, PaddingBeyondTheStrideRestrictsTheTiles) {
   const Workload w = parse_workload(R"(name: padded-chain
 dims: {p: 6, c: 2, k: 2, a: 6, u: 3, j: 2, b: 6, v: 3, i: 2}
 ops:
@@ -111,13 +112,20 @@ ops:
   const std::vector<Chain> chains = detect_chains(w);
   ASSERT_EQ(chains.size(), 1U);
   const std::vector<ChainLink> &links = chains[0].links;
-  EXPECT_TRUE(can_fuse_with_halo(w, links[0], links[1]));
-  EXPECT_TRUE(can_fuse_with_halo(w, links[1], links[2]));
-  EXPECT_EQ(chain_fusion_problem(w, {links[1], links[2]}), "");
-  EXPECT_EQ(chain_fusion_problem(w, links),
-            "the windows composed down the chain read padding of 'Y1' along 'b' beyond the "
-            "first and last windows");
+  EXPECT_EQ(chain_fusion_problem(w, links), "");
   EXPECT_EQ(chain_fusion_problem(w, {links[0]}), "a fused chain needs two operators or more");
+  const Problem pair = make_chain_problem(w, {links[1], links[2]});
+  const Problem p = make_chain_problem(w, links);
+  const int b = w.dim_index("b");
+  EXPECT_FALSE(pair.restricts_tiles(b));
+  ASSERT_TRUE(p.restricts_tiles(b));
+  EXPECT_EQ(p.links[0].halo_range(b).pad_before, 2);
+  EXPECT_EQ(p.links[0].halo_range(b).pad_after, 2);
+  EXPECT_FALSE(p.counts_tile_exactly(b, 1)); // the second window starts at position -1
+  EXPECT_TRUE(p.counts_tile_exactly(b, 2));
+  EXPECT_TRUE(p.counts_tile_exactly(b, 4));  // the last tile has 2 positions
+  EXPECT_FALSE(p.counts_tile_exactly(b, 5)); // the last tile has 1
+  EXPECT_TRUE(p.counts_tile_exactly(b, 6));
 }
 
 } // namespace

@@ -145,6 +145,25 @@ ops:
   - {name: conv3, einsum: "Z[i,b] += W3[i,j,v] * Y2[j,2*b+v]"}
 )";
 
+/// Two "same" windows composed: the first layer's windows read two zeros on each side, so its
+/// tiles are restricted (Problem::counts_tile_exactly). And VGG's pattern in 1-D: two padded
+/// windows, then a stride-2 pooling window over the second.
+inline const char *const kSamePaddedChain1d = R"(name: same-padded-chain-1d
+dims: {p: 7, c: 2, k: 2, a: 7, u: 3, j: 2, b: 7, v: 3, i: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c] * X[c,p]"}
+  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u-1]"}
+  - {name: conv3, einsum: "Z[i,b] += W3[i,j,v] * Y2[j,b+v-1]"}
+)";
+
+inline const char *const kPaddedConvsThenPool1d = R"(name: padded-convs-then-pool-1d
+dims: {p: 8, c: 2, r: 3, k: 2, a: 8, u: 3, k2: 2, b: 4, v: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c,r] * X[c,p+r-1]"}
+  - {name: conv2, einsum: "Y2[k2,a] += W2[k2,k,u] * Y1[k,a+u-1]"}
+  - {name: pool, einsum: "Z[k2,b] += Y2[k2,2*b+v]"}
+)";
+
 /// Four operators: windows on the first and third links, a bare one between.
 inline const char *const kChain4 = R"(name: chain-4
 dims: {p: 5, c: 2, k: 2, a: 4, u: 2, j: 2, i: 2, b: 3, v: 2, h: 2}

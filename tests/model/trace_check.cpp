@@ -41,8 +41,16 @@ bool divides_all(const Problem &p, const Tiling &tiling) {
   return true;
 }
 
-/// A tiling with a uniformly random tile in 1..X per tiled dim, not dividing at least one dim.
-/// The caller makes sure such a tiling exists.
+/// Whether the model counts every tile of the tiling exactly (Problem::counts_tile_exactly).
+bool countable(const Problem &p, const Tiling &tiling) {
+  const std::vector<int> dims = tiled_dims(p);
+  return std::all_of(dims.begin(), dims.end(), [&](int d) {
+    return p.counts_tile_exactly(d, tiling.tile[static_cast<size_t>(d)]);
+  });
+}
+
+/// A tiling with a uniformly random tile in 1..X per tiled dim, not dividing at least one dim,
+/// that the model counts exactly. The caller makes sure such a tiling exists.
 Tiling random_non_divisor(const Problem &p, std::mt19937 &rng) {
   Tiling tiling{dim_sizes(p)};
   do {
@@ -50,7 +58,7 @@ Tiling random_non_divisor(const Problem &p, std::mt19937 &rng) {
       std::uniform_int_distribution<std::int64_t> tile(1, p.workload->dim_size(d));
       tiling.tile[static_cast<size_t>(d)] = tile(rng);
     }
-  } while (divides_all(p, tiling));
+  } while (divides_all(p, tiling) || !countable(p, tiling));
   return tiling;
 }
 
@@ -167,7 +175,8 @@ std::vector<Tiling> menu_tilings(const Problem &problem, TileMenu menu) {
     std::vector<Tiling> next;
     for (const Tiling &partial : out)
       for (std::int64_t t :
-           tile_menu(problem.workload->dim_size(d), menu, kArraySide, TileSizes::Every)) {
+           tile_menu(problem.workload->dim_size(d), menu, kArraySide, TileSizes::Every,
+                     [&](std::int64_t tile) { return problem.counts_tile_exactly(d, tile); })) {
         next.push_back(partial);
         next.back().tile[static_cast<size_t>(d)] = t;
       }

@@ -49,7 +49,8 @@ struct CheckSummary {
   std::vector<std::string> examples; // the first few mismatches, described in full
 };
 
-/// Tilings of the problem's tiled dims, each from `menu`; other dims keep their full size.
+/// Tilings of the problem's tiled dims, each from `menu` (the sizes the model counts exactly:
+/// Problem::counts_tile_exactly); other dims keep their full size.
 std::vector<Tiling> menu_tilings(const Problem &problem, TileMenu menu);
 
 /// Runs the simulator on the planned pairs and compares DRAM reads and writes, MACs and buffer

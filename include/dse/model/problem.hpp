@@ -102,6 +102,15 @@ struct Problem {
   /// wide as the stride, no window of the producer's own along it (its last step could compute
   /// nothing but still read one).
   std::vector<int> cacheable_halo_dims(int link) const;
+  /// Whether some tile size of `dim` is not counted exactly: along a halo dim whose composed
+  /// padding before or after exceeds the stride (two "same" 3-wide windows pad the first layer's
+  /// by 2 at stride 1), a narrow first or last tile puts padding in its neighbour's window too.
+  bool restricts_tiles(int dim) const;
+  /// Whether the model counts tiles of `tile` positions along `dim` exactly: with more than one
+  /// tile, stride * tile covers the padding before, and stride * (the last tile's positions) the
+  /// padding after, so that only the first and the last windows read padding. Always true where
+  /// restricts_tiles is false (every pair).
+  bool counts_tile_exactly(int dim, std::int64_t tile) const;
   /// Per link, every halo dim it can cache (the dataflows that recompute least).
   std::vector<std::vector<int>> cacheable_halos() const;
   const Operator &op(int i) const;

@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,11 @@ enum class TileSizes { Every, SmallestPerTripCount };
 /// Candidate tile sizes of a dimension, ascending; always includes the full size.
 std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size,
                                     TileSizes sizes);
+/// tile_menu restricted to the sizes `allowed` accepts (the full size among them), the smallest
+/// allowed one of each trip count with SmallestPerTripCount.
+std::vector<std::int64_t> tile_menu(std::int64_t size, TileMenu menu, std::int64_t array_size,
+                                    TileSizes sizes,
+                                    const std::function<bool(std::int64_t)> &allowed);
 /// How many entries tile_menu returns, counted without building the menu.
 std::int64_t tile_menu_size(std::int64_t size, TileMenu menu, std::int64_t array_size,
                             TileSizes sizes);
