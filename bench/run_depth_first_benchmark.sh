@@ -98,7 +98,7 @@ plan() {
   words=$(sed -n 's/.*total: .* DRAM \([0-9.e+]*\) words.*/\1/p' "$out/net/summary.txt")
   awk -F, -v label="$label" -v s="$seconds" -v kib="$kib" -v words="$words" '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-    $col["kind"] == "pair" { ++pairs }
+    $col["kind"] == "fused" { ++pairs }
     $col["segment"] == "total" { through = $col["dram_words_through"] }
     END { printf "%-32s %8.2f %8.0f %7d %14.0f %14.0f\n", label, s, kib / 1024, pairs, words, through }' \
     "$out/net/segments.csv"

@@ -14,9 +14,7 @@ inline void lower_compute_nodes(const Graph &graph) {
     node_activation_words(graph, i);
     if (!is_compute(graph.node(i).kind))
       continue;
-    SegmentNodes single;
-    single.producer = i;
-    lower_segment(graph, single);
+    lower_segment(graph, SegmentNodes{{{i, {}}}});
   }
 }
 

@@ -82,7 +82,7 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
     cmd->add_option("--max-fused", f.max_fused,
                     "longest run of consecutive operators of a chain searched fused (1: none; "
                     "default " +
-                        std::to_string(dse::SearchOptions{}.max_fused) + ")")
+                        std::to_string(dse::SearchOptions{}.max_fused) + ", network 2)")
         ->check(CLI::Range(1, 8));
   if (set.hier_fusion)
     cmd->add_flag("--hier-fusion", f.hier_fusion,
@@ -208,7 +208,7 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
                   "and layout CSV files");
   cmd->add_flag("--report", a.report, "print the memory hotspots and split decisions");
   cmd->add_option("--objective", a.objective, "latency or energy")->capture_default_str();
-  add_search_flags(cmd, a.search, {.objectives = false, .space = true});
+  add_search_flags(cmd, a.search, {.objectives = false, .space = true, .max_fused = true});
   cmd->add_flag("--no-search", a.no_search, "skip the per-segment searches (memory planning only)");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");

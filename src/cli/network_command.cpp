@@ -40,6 +40,8 @@ int run_network(const NetworkArgs &args) {
   NetworkOptions options;
   options.objective = parse_plan_objective(args.objective);
   options.search = search_options(args.search);
+  if (args.search.max_fused == 0)
+    options.search.max_fused = kNetworkMaxFused;
   options.search_segments = !args.no_search;
   const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
   require_legacy_hardware(hw, "network");

@@ -45,23 +45,23 @@ std::string change(double v) { return (v > 0 ? "+" : "") + num(v); }
 void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
   const FusionPlan &f = p.fusion;
   const NetworkSchedule &s = p.schedule;
-  int pairs = 0, fused = 0, kept = 0;
+  int runs = 0, fused = 0, kept = 0;
   for (const Segment &segment : s.segments) {
-    pairs += segment.kind == SegmentKind::Pair ? 1 : 0;
-    fused += segment.kind == SegmentKind::Pair && segment.cost.fused ? 1 : 0;
+    runs += segment.kind == SegmentKind::Fused ? 1 : 0;
+    fused += segment.kind == SegmentKind::Fused && segment.cost.fused ? 1 : 0;
   }
   for (bool resident : s.resident)
     kept += resident ? 1 : 0;
   const ScheduleTotals &t = s.total;
   out << "schedule (best " << objective_word(o.objective) << ", tiles "
-      << tile_menu_name(o.search.menu) << "): " << s.segments.size() << " segments, " << pairs
-      << " pairs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
+      << tile_menu_name(o.search.menu) << "): " << s.segments.size() << " segments, " << runs
+      << " fusable runs (" << fused << " fused), " << f.searches << " searches, " << f.cache_hits
       << " reused\n"
       << "  on chip: " << kept << " tensors kept in " << escape_control(p.memory_before.level)
       << " between segments (peak " << num(s.peak_words) << " of " << num(s.capacity_words)
       << " words)\n"
-      << "  changes to the segment plan: " << s.split.size() << " pairs run as singles, "
-      << s.joined.size() << " other pairs fused, " << s.copied.size()
+      << "  changes to the segment plan: " << s.split.size() << " runs split into singles, "
+      << s.joined.size() << " other runs fused, " << s.copied.size()
       << " eliminated movement nodes as copies\n"
       << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
       << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";

@@ -1,5 +1,6 @@
-// Segmentation of the graph into searched single/pair segments and analytically costed vector
-// and movement nodes; a dynamic program along each chain of fusable links.
+// Segmentation of the graph into searched segments (single compute nodes and fused runs of them)
+// and analytically costed vector and movement nodes; a dynamic program along each chain of
+// fusable links.
 #include "dse/graph/fusion_segments.hpp"
 
 #include <limits>
@@ -15,8 +16,8 @@ const char *segment_kind_name(SegmentKind kind) {
   switch (kind) {
   case SegmentKind::Single:
     return "single";
-  case SegmentKind::Pair:
-    return "pair";
+  case SegmentKind::Fused:
+    return "fused";
   case SegmentKind::Vector:
     return "vector";
   case SegmentKind::Movement:
@@ -63,7 +64,7 @@ public:
     for (size_t v = 0; v < g_.nodes.size(); ++v)
       if (!covered_[v])
         add_standalone(static_cast<int>(v));
-    for (std::vector<Segment> *segments : {&plan_.segments, &plan_.unfused, &plan_.other_pairs})
+    for (std::vector<Segment> *segments : {&plan_.segments, &plan_.unfused, &plan_.other_fused})
       std::sort(segments->begin(), segments->end(), [](const Segment &a, const Segment &b) {
         return a.nodes.front() < b.nodes.front();
       });
@@ -111,44 +112,67 @@ private:
       if (v < 0 || g_.node(units_[static_cast<size_t>(v)].node).inputs[0] != result_of(units_[u]))
         continue;
       const Unit &c = units_[static_cast<size_t>(v)];
-      if (!lower_segment(g_, {units_[u].node, units_[u].attached, c.node, c.attached}))
+      if (!lower_segment(g_, {{{units_[u].node, units_[u].attached}, {c.node, c.attached}}}))
         continue;
       units_[u].next = v;
       units_[static_cast<size_t>(v)].prev = static_cast<int>(u);
     }
   }
 
-  /// Every search the paths will ask for, run ahead in parallel: each unit alone and each
-  /// linked pair fused.
+  /// Longest run of linked units searched fused (options.search.max_fused; 1 without fusion).
+  size_t longest_run() const {
+    return options_.search.fusion ? std::max<size_t>(1, options_.search.max_fused) : 1;
+  }
+
+  /// The units of the path that starts at unit `start`, in order.
+  std::vector<const Unit *> path_from(int start) const {
+    std::vector<const Unit *> path;
+    for (int u = start; u >= 0; u = units_[static_cast<size_t>(u)].next)
+      path.push_back(&units_[static_cast<size_t>(u)]);
+    return path;
+  }
+
+  /// Units i to j - 1 of a path as one segment's nodes.
+  static SegmentNodes run_nodes(const std::vector<const Unit *> &path, size_t i, size_t j) {
+    SegmentNodes nodes;
+    for (size_t k = i; k < j; ++k)
+      nodes.units.push_back({path[k]->node, path[k]->attached});
+    return nodes;
+  }
+
+  /// Every search the paths will ask for, run ahead in parallel: each unit alone and each run of
+  /// linked units fused.
   void prefetch_searches() {
     std::vector<std::pair<Workload, bool>> segments;
-    for (const Unit &u : units_) {
-      segments.emplace_back(*lower_segment(g_, {u.node, u.attached, -1, {}}), false);
-      if (u.next < 0)
+    for (size_t u = 0; u < units_.size(); ++u) {
+      if (units_[u].prev >= 0)
         continue;
-      const Unit &c = units_[static_cast<size_t>(u.next)];
-      segments.emplace_back(*lower_segment(g_, {u.node, u.attached, c.node, c.attached}), true);
+      const std::vector<const Unit *> path = path_from(static_cast<int>(u));
+      for (size_t i = 0; i < path.size(); ++i)
+        for (size_t j = i + 1; j <= std::min(path.size(), i + longest_run()); ++j)
+          if (std::optional<Workload> w = lower_segment(g_, run_nodes(path, i, j)))
+            segments.emplace_back(std::move(*w), j > i + 1);
     }
     searcher_.prefetch(segments);
   }
 
-  /// The segment of unit a alone, or of a and b run fused (std::nullopt when they cannot be).
-  std::optional<Segment> searched(const Unit &a, const Unit *b) {
-    const SegmentNodes nodes{a.node, a.attached, b ? b->node : -1,
-                             b ? b->attached : std::vector<int>{}};
+  /// The segment of units i to j - 1 of the path, one alone or a run of them fused
+  /// (std::nullopt when they cannot be).
+  std::optional<Segment> searched(const std::vector<const Unit *> &path, size_t i, size_t j) {
+    const SegmentNodes nodes = run_nodes(path, i, j);
+    const std::optional<Workload> workload = lower_segment(g_, nodes);
+    if (!workload)
+      return std::nullopt;
     Segment s;
-    s.kind = b ? SegmentKind::Pair : SegmentKind::Single;
-    for (const Unit *u : {&a, b}) {
-      if (!u)
-        continue;
-      s.nodes.push_back(u->node);
-      s.nodes.insert(s.nodes.end(), u->attached.begin(), u->attached.end());
+    s.kind = j > i + 1 ? SegmentKind::Fused : SegmentKind::Single;
+    for (const SegmentUnit &u : nodes.units) {
+      s.nodes.push_back(u.node);
+      s.nodes.insert(s.nodes.end(), u.attached.begin(), u.attached.end());
     }
     s.label = label(s.nodes);
     s.graph_tensors = segment_graph_tensors(g_, nodes);
-    const Workload workload = *lower_segment(g_, nodes);
     std::optional<SegmentOutcome> outcome =
-        b ? searcher_.best_fused(workload) : searcher_.best(workload);
+        s.kind == SegmentKind::Fused ? searcher_.best_fused(*workload) : searcher_.best(*workload);
     if (!outcome)
       return std::nullopt;
     s.no_fit = std::move(outcome->no_fit);
@@ -163,50 +187,57 @@ private:
     return {0, options_.objective == PlanObjective::Latency ? s.cost.latency_s : s.cost.energy_pj};
   }
 
-  /// Dynamic program over the path starting at unit `start`: singles or pairs.
+  /// Dynamic program over the path starting at unit `start`: from each unit, a run of up to
+  /// longest_run() units (one alone, or fused), then the best from the unit after it.
   void plan_path(int start) {
-    std::vector<const Unit *> path;
-    for (int u = start; u >= 0; u = units_[static_cast<size_t>(u)].next)
-      path.push_back(&units_[static_cast<size_t>(u)]);
+    const std::vector<const Unit *> path = path_from(start);
     const size_t n = path.size();
     std::vector<Value> best(n + 1);
-    std::vector<Segment> single(n);
-    std::vector<std::optional<Segment>> pair(n);
-    std::vector<bool> take_pair(n, false);
-    for (size_t i = n; i-- > 0;) {
-      single[i] = *searched(*path[i], nullptr);
-      best[i] = value(single[i]) + best[i + 1];
-      if (i + 1 < n)
-        pair[i] = searched(*path[i], path[i + 1]);
-      if (pair[i]) {
-        const Value with_pair = value(*pair[i]) + best[i + 2];
-        if (with_pair < best[i]) {
-          best[i] = with_pair;
-          take_pair[i] = true;
+    std::vector<std::vector<std::optional<Segment>>> runs(n); // runs[i][length - 1]
+    std::vector<size_t> take(n, 1);
+    for (size_t i = n; i-- > 0;)
+      for (size_t j = i + 1; j <= std::min(n, i + longest_run()); ++j) {
+        runs[i].push_back(searched(path, i, j));
+        if (!runs[i].back())
+          continue;
+        const Value v = value(*runs[i].back()) + best[j];
+        if (j == i + 1 || v < best[i]) {
+          best[i] = v;
+          take[i] = j - i;
         }
       }
+    for (size_t i = 0; i < n; i += take[i])
+      plan_.segments.push_back(*runs[i][take[i] - 1]);
+    for (size_t i = 0; i < n; ++i) {
+      plan_.unfused.push_back(*runs[i][0]);
+      for (size_t length = 2; length <= runs[i].size(); ++length) {
+        const std::optional<Segment> &run = runs[i][length - 1];
+        if (run && run->feasible() && !(take[i] == length && on_plan(path, take, i)))
+          plan_.other_fused.push_back(*run);
+      }
     }
-    for (size_t i = 0; i < n; i += take_pair[i] ? 2 : 1)
-      plan_.segments.push_back(take_pair[i] ? *pair[i] : single[i]);
-    plan_.unfused.insert(plan_.unfused.end(), single.begin(), single.end());
-    for (size_t i = 0; i < n; ++i)
-      if (pair[i] && pair[i]->feasible() && !take_pair[i])
-        plan_.other_pairs.push_back(*pair[i]);
-    network_front_ = minkowski_sum(network_front_, path_front(single, pair), PlanFrontPolicy{});
+    network_front_ = minkowski_sum(network_front_, path_front(runs), PlanFrontPolicy{});
     done_ += n;
     if (options_.progress)
-      options_.progress(single[0].label, done_, units_.size());
+      options_.progress(runs[0][0]->label, done_, units_.size());
   }
 
-  /// The front of a path over every segmentation into singles and pairs.
-  static CostFront path_front(const std::vector<Segment> &single,
-                              const std::vector<std::optional<Segment>> &pair) {
+  /// Whether the plan starts a segment at unit i of the path (`take`: each unit's run length).
+  static bool on_plan(const std::vector<const Unit *> &path, const std::vector<size_t> &take,
+                      size_t i) {
+    size_t k = 0;
+    while (k < i && k < path.size())
+      k += take[k];
+    return k == i;
+  }
+
+  /// The front of a path over every segmentation into runs.
+  static CostFront path_front(const std::vector<std::vector<std::optional<Segment>>> &runs) {
     return segmented_front(
-        single.size(), 2,
+        runs.size(), runs.empty() ? 1 : runs[0].size(),
         [&](size_t i, size_t j) {
-          if (j == i + 1)
-            return single[i].cost.front;
-          return pair[i] ? pair[i]->cost.front : CostFront{};
+          const std::optional<Segment> &run = runs[i][j - i - 1];
+          return run ? run->cost.front : CostFront{};
         },
         CostPoint{}, PlanFrontPolicy{});
   }

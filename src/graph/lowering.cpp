@@ -242,18 +242,14 @@ bool is_attachable(const Graph &graph, int node) {
 
 namespace {
 
-/// Lowers the segment's nodes into `lowering`; false if the consumer cannot read the result.
+/// Lowers the segment's nodes into `lowering`; false if a consumer cannot read the result.
 bool lower_nodes(const SegmentNodes &segment, SegmentLowering &lowering) {
-  if (!lowering.add_compute(segment.producer, false))
-    return false;
-  for (int a : segment.producer_attached)
-    lowering.add_attached(a);
-  if (segment.consumer < 0)
-    return true;
-  if (!lowering.add_compute(segment.consumer, true))
-    return false;
-  for (int a : segment.consumer_attached)
-    lowering.add_attached(a);
+  for (size_t i = 0; i < segment.units.size(); ++i) {
+    if (!lowering.add_compute(segment.units[i].node, i > 0))
+      return false;
+    for (int a : segment.units[i].attached)
+      lowering.add_attached(a);
+  }
   return true;
 }
 
@@ -263,9 +259,9 @@ std::optional<Workload> lower_segment(const Graph &graph, const SegmentNodes &se
   SegmentLowering lowering(graph);
   if (!lower_nodes(segment, lowering))
     return std::nullopt;
-  std::string name = graph.node(segment.producer).name;
-  if (segment.consumer >= 0)
-    name += "+" + graph.node(segment.consumer).name;
+  std::string name;
+  for (const SegmentUnit &u : segment.units)
+    name += (name.empty() ? "" : "+") + graph.node(u.node).name;
   return lowering.take(name);
 }
 

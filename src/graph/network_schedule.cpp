@@ -226,11 +226,11 @@ std::vector<int> nodes_of(const std::vector<Segment> &pairs, const std::vector<i
 /// The plan's segments with `r` applied, in graph order of their first node.
 std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
                              const Hardware &hw, LatencyModel model) {
-  const std::vector<int> joined = nodes_of(plan.other_pairs, r.joined);
+  const std::vector<int> joined = nodes_of(plan.other_fused, r.joined);
   std::vector<Segment> out;
   for (const Segment &s : plan.segments) {
     const int first = s.nodes.front();
-    if (s.kind == SegmentKind::Pair && contains(r.split, first)) {
+    if (s.kind == SegmentKind::Fused && contains(r.split, first)) {
       for (const Segment &single : plan.unfused)
         if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()) &&
             !contains(joined, single.nodes.front()))
@@ -241,7 +241,7 @@ std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const 
       out.push_back(s);
     }
   }
-  for (const Segment &p : plan.other_pairs)
+  for (const Segment &p : plan.other_fused)
     if (contains(r.joined, p.nodes.front()))
       out.push_back(p);
   std::stable_sort(out.begin(), out.end(), [](const Segment &a, const Segment &b) {
@@ -252,9 +252,9 @@ std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const 
 
 /// Whether other pair `p` can run fused under `r`: none of its nodes is in a fused pair.
 bool can_join(const FusionPlan &plan, const Refinement &r, const Segment &p) {
-  std::vector<int> fused = nodes_of(plan.other_pairs, r.joined);
+  std::vector<int> fused = nodes_of(plan.other_fused, r.joined);
   for (const Segment &s : plan.segments)
-    if (s.kind == SegmentKind::Pair && !contains(r.split, s.nodes.front()))
+    if (s.kind == SegmentKind::Fused && !contains(r.split, s.nodes.front()))
       fused.insert(fused.end(), s.nodes.begin(), s.nodes.end());
   return std::none_of(p.nodes.begin(), p.nodes.end(), [&](int v) { return contains(fused, v); });
 }
@@ -270,11 +270,11 @@ struct Change {
 std::vector<Change> changes_of(const FusionPlan &plan) {
   std::vector<Change> out;
   for (const Segment &s : plan.segments)
-    if (s.kind == SegmentKind::Pair)
+    if (s.kind == SegmentKind::Fused)
       out.push_back({&Refinement::split, &s});
     else if (s.eliminated)
       out.push_back({&Refinement::copied, &s});
-  for (const Segment &p : plan.other_pairs)
+  for (const Segment &p : plan.other_fused)
     out.push_back({&Refinement::joined, &p});
   std::stable_sort(out.begin(), out.end(), [](const Change &a, const Change &b) {
     return a.segment->nodes.front() < b.segment->nodes.front();
@@ -285,7 +285,7 @@ std::vector<Change> changes_of(const FusionPlan &plan) {
 /// The schedule's totals as a point of the network front.
 CostPoint point_of(const NetworkSchedule &s) {
   const auto fused = std::count_if(s.segments.begin(), s.segments.end(), [](const Segment &x) {
-    return x.kind == SegmentKind::Pair && x.cost.fused;
+    return x.kind == SegmentKind::Fused && x.cost.fused;
   });
   return {s.total.latency_s, s.total.energy_pj, s.total.dram_words, static_cast<int>(fused)};
 }
@@ -302,7 +302,7 @@ Refinement without_fusion(const FusionPlan &plan, Refinement r) {
   r.split.clear();
   r.joined.clear();
   for (const Segment &s : plan.segments)
-    if (s.kind == SegmentKind::Pair)
+    if (s.kind == SegmentKind::Fused)
       r.split.push_back(s.nodes.front());
   return r;
 }

@@ -174,7 +174,7 @@ std::string SegmentSearcher::key_of(const Workload &workload, bool fused) {
 std::function<std::optional<ExploreResult>()> SegmentSearcher::search_of(const Workload &workload,
                                                                          bool fused) const {
   if (fused)
-    return [this, &workload] { return explore_fused_pair(workload, hw_, options_); };
+    return [this, &workload] { return explore_fused_chain(workload, hw_, options_); };
   return [this, &workload] { return std::optional(explore(workload, hw_, options_)); };
 }
 

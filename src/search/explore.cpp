@@ -74,11 +74,11 @@ public:
                            SequencePolicy(options_.objectives));
   }
 
-  /// The front of the chain's two links run fused, or std::nullopt when they cannot be.
+  /// The front of the chain's links all run fused, or std::nullopt when they cannot be.
   std::optional<std::vector<FrontPoint>> fused_front(const Chain &chain) {
-    if (chain.links.size() != 2)
+    if (chain.links.size() < 2 || chain.links.size() > longest_segment())
       return std::nullopt;
-    std::optional<Problem> fused = segment_problem(chain, 0, 2);
+    std::optional<Problem> fused = segment_problem(chain, 0, chain.links.size());
     if (!fused)
       return std::nullopt;
     return search(std::move(*fused));
@@ -244,8 +244,8 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
   return finished(explorer, front, workload, hw, options, start);
 }
 
-std::optional<ExploreResult> explore_fused_pair(const Workload &workload, const Hardware &hw,
-                                                const SearchOptions &options) {
+std::optional<ExploreResult> explore_fused_chain(const Workload &workload, const Hardware &hw,
+                                                 const SearchOptions &options) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Chain> chains = detect_chains(workload);
   if (chains.size() != 1)

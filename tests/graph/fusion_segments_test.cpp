@@ -73,13 +73,15 @@ TEST(FusionSegments, StandaloneVectorNodesFollowTheLatencyModel) {
 TEST(FusionSegments, PairsAreSearchedFusedAndOnlyWhereTheyCanRunFused) {
   const Graph g = parse_graph_yaml(kConvStack, "conv-stack.yaml");
   const Hardware hw = testing::tiny_hardware(1 << 12);
-  const FusionPlan plan = plan_fusion(g, hw, FusionOptions{});
+  FusionOptions pairs;
+  pairs.search.max_fused = 2;
+  const FusionPlan plan = plan_fusion(g, hw, pairs);
   // Four singles and the two pairs that can run fused (c1+c2, c2+c3), whose fronts are fused
   // points only: their unfused mappings are those of the singles.
   EXPECT_EQ(plan.searches, 6);
   EXPECT_EQ(plan.cache_hits, 0);
   for (const Segment &s : plan.segments) {
-    if (s.kind != SegmentKind::Pair)
+    if (s.kind != SegmentKind::Fused)
       continue;
     EXPECT_TRUE(s.label == "c1+c2" || s.label == "c2+c3") << s.label;
     EXPECT_TRUE(s.cost.fused);
@@ -93,12 +95,35 @@ TEST(FusionSegments, PairsAreSearchedFusedAndOnlyWhereTheyCanRunFused) {
   const FusionPlan singles = plan_fusion(g, hw, no_fusion);
   EXPECT_EQ(singles.searches, 4);
   EXPECT_TRUE(std::none_of(singles.segments.begin(), singles.segments.end(),
-                           [](const Segment &s) { return s.kind == SegmentKind::Pair; }));
+                           [](const Segment &s) { return s.kind == SegmentKind::Fused; }));
+}
+
+// Runs of three (docs/DEPTH_FIRST.md §2): c1+c2+c3 is searched too, and the plan over runs is
+// never worse in its objective than the plan over pairs; for energy on a small buffer it runs the
+// three depth first and moves fewer DRAM words.
+TEST(FusionSegments, RunsOfThreeAreSearchedWhereTheyCanRunFused) {
+  const Graph g = parse_graph_yaml(kConvStack, "conv-stack.yaml");
+  const Hardware hw = testing::tiny_hardware(1 << 10);
+  FusionOptions pairs;
+  pairs.objective = PlanObjective::Energy;
+  pairs.search.max_fused = 2;
+  FusionOptions runs = pairs;
+  runs.search.max_fused = 3;
+  const FusionPlan by_pairs = plan_fusion(g, hw, pairs);
+  const FusionPlan by_runs = plan_fusion(g, hw, runs);
+  EXPECT_EQ(by_runs.searches, by_pairs.searches + 1);
+  EXPECT_LE(by_runs.total.energy_pj, by_pairs.total.energy_pj);
+  const auto three = std::find_if(by_runs.segments.begin(), by_runs.segments.end(),
+                                  [](const Segment &s) { return s.label == "c1+c2+c3"; });
+  ASSERT_NE(three, by_runs.segments.end()) << "the run of three is on the plan";
+  EXPECT_EQ(three->kind, SegmentKind::Fused);
+  EXPECT_TRUE(three->cost.fused);
+  EXPECT_LT(by_runs.total.dram_words, by_pairs.total.dram_words);
 }
 
 /// Whether segment `s` is a pair whose consumer reads the intermediate through a window.
 bool fused_through_a_window(const Graph &g, const Segment &s) {
-  if (s.kind != SegmentKind::Pair)
+  if (s.kind != SegmentKind::Fused)
     return false;
   return std::any_of(s.nodes.begin() + 1, s.nodes.end(), [&](int v) {
     const GraphNode &n = g.node(v);

@@ -43,7 +43,7 @@ outputs: [z, d, e, m, v, d2, e2]
 
 TEST(Lowering, StridedDilatedConvolution) {
   const Graph g = parse_graph_yaml(kNet, "n.yaml");
-  const std::optional<Workload> w = lower_segment(g, {0, {}, -1, {}});
+  const std::optional<Workload> w = lower_segment(g, {{{0, {}}}});
   ASSERT_TRUE(w);
   EXPECT_EQ(einsum_text(*w, 0), "Y0[k,p,q] += W0[k,c,r,s] * X0[c,2*p+2*r,2*q+2*s]");
   EXPECT_EQ(w->dim_size(w->dim_index("p")), 8);
@@ -51,20 +51,20 @@ TEST(Lowering, StridedDilatedConvolution) {
 
 TEST(Lowering, DepthwiseAndGroupedConvolutions) {
   const Graph g = parse_graph_yaml(kNet, "n.yaml");
-  EXPECT_EQ(einsum_text(*lower_segment(g, {3, {}, -1, {}}), 0),
+  EXPECT_EQ(einsum_text(*lower_segment(g, {{{3, {}}}}), 0),
             "Y0[g,p,q] += W0[g,r,s] * X0[g,p+r,q+s]");
-  EXPECT_EQ(einsum_text(*lower_segment(g, {4, {}, -1, {}}), 0),
+  EXPECT_EQ(einsum_text(*lower_segment(g, {{{4, {}}}}), 0),
             "Y0[g,k,p,q] += W0[g,k,c,r,s] * X0[g,c,p+r,q+s]");
 }
 
 TEST(Lowering, BatchedMatMulBroadcastsTheWeight) {
   const Graph g = parse_graph_yaml(kNet, "n.yaml");
-  EXPECT_EQ(einsum_text(*lower_segment(g, {5, {}, -1, {}}), 0), "Y0[b,m,n] += A0[b,m,k] * B0[k,n]");
+  EXPECT_EQ(einsum_text(*lower_segment(g, {{{5, {}}}}), 0), "Y0[b,m,n] += A0[b,m,k] * B0[k,n]");
 }
 
 TEST(Lowering, PairSharesTheIntermediateDims) {
   const Graph g = parse_graph_yaml(kNet, "n.yaml");
-  const std::optional<Workload> w = lower_segment(g, {0, {1}, 2, {}});
+  const std::optional<Workload> w = lower_segment(g, {{{0, {1}}, {2, {}}}});
   ASSERT_TRUE(w);
   ASSERT_EQ(w->ops.size(), 3u);
   EXPECT_EQ(w->ops[1].kind, OpKind::Elementwise);
@@ -74,13 +74,13 @@ TEST(Lowering, PairSharesTheIntermediateDims) {
 TEST(Lowering, PairReadsTheIntermediateThroughThePaddedWindow) {
   const Graph g = parse_graph_yaml(kNet, "n.yaml");
   // The consumer's positions are its own dims; its padding reads zeros around the producer's.
-  EXPECT_EQ(einsum_text(*lower_segment(g, {0, {1}, 6, {}}), 2),
+  EXPECT_EQ(einsum_text(*lower_segment(g, {{{0, {1}}, {6, {}}}}), 2),
             "Y2[k2,p2,q2] += W2[k2,k,r2,s2] * Y0a1[k,p2+r2-1,q2+s2-1]");
   // A depthwise consumer's group is the producer's channel (rows padded, columns not).
-  EXPECT_EQ(einsum_text(*lower_segment(g, {0, {1}, 7, {}}), 2),
+  EXPECT_EQ(einsum_text(*lower_segment(g, {{{0, {1}}, {7, {}}}}), 2),
             "Y2[k,p2,q2] += W2[k,r2,s2] * Y0a1[k,2*p2+r2-1,2*q2+s2]");
   // A grouped consumer would read the producer's channels as two dims: not lowered as a pair.
-  EXPECT_FALSE(lower_segment(g, {0, {1}, 8, {}}));
+  EXPECT_FALSE(lower_segment(g, {{{0, {1}}, {8, {}}}}));
 }
 
 TEST(Lowering, EqualLayersHaveEqualKeys) {
@@ -94,9 +94,9 @@ nodes:
 outputs: [u]
 )",
                                    "twins.yaml");
-  const std::string a = workload_key(*lower_segment(g, {0, {}, -1, {}}));
-  EXPECT_EQ(a, workload_key(*lower_segment(g, {1, {}, -1, {}})));
-  EXPECT_NE(a, workload_key(*lower_segment(g, {2, {}, -1, {}})));
+  const std::string a = workload_key(*lower_segment(g, {{{0, {}}}}));
+  EXPECT_EQ(a, workload_key(*lower_segment(g, {{{1, {}}}})));
+  EXPECT_NE(a, workload_key(*lower_segment(g, {{{2, {}}}})));
 }
 
 } // namespace

@@ -70,9 +70,9 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   for (const Segment &run : segments) {
     const int first = run.nodes.front();
     SCOPED_TRACE(run.label);
-    if (run.kind == SegmentKind::Pair) { // the plan's, or one joined
+    if (run.kind == SegmentKind::Fused) { // the plan's, or one joined
       EXPECT_NE(has(s.joined, first), any_same(p.fusion.segments, run));
-      EXPECT_EQ(has(s.joined, first), any_same(p.fusion.other_pairs, run));
+      EXPECT_EQ(has(s.joined, first), any_same(p.fusion.other_fused, run));
       EXPECT_FALSE(has(s.split, first));
     } else if (run.kind == SegmentKind::Single) { // the plan's, or a split pair's
       EXPECT_TRUE(any_same(p.fusion.unfused, run));
@@ -85,7 +85,7 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   for (int first : s.split)
     EXPECT_TRUE(
         std::any_of(p.fusion.segments.begin(), p.fusion.segments.end(), [&](const Segment &x) {
-          return x.kind == SegmentKind::Pair && x.nodes.front() == first;
+          return x.kind == SegmentKind::Fused && x.nodes.front() == first;
         }));
   for (int node : s.copied)
     EXPECT_TRUE(

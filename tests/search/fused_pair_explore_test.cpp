@@ -1,4 +1,4 @@
-// explore_fused_pair, what the network planner searches for a pair segment: only fused points,
+// explore_fused_chain, what the network planner searches for a pair segment: only fused points,
 // and together with the pair searched unfused exactly the front of the whole pair (also through
 // a halo); nothing when the pair cannot run fused.
 #include <gtest/gtest.h>
@@ -43,7 +43,7 @@ void expect_whole_front_is_fused_plus_unfused(const Workload &w, const Hardware 
   unfused_options.fusion = false;
   const ExploreResult whole = explore(w, hw, SearchOptions{});
   const ExploreResult unfused = explore(w, hw, unfused_options);
-  const std::optional<ExploreResult> fused = explore_fused_pair(w, hw, SearchOptions{});
+  const std::optional<ExploreResult> fused = explore_fused_chain(w, hw, SearchOptions{});
   ASSERT_TRUE(fused.has_value());
   ASSERT_FALSE(fused->front.empty());
   for (const FrontPoint &p : fused->front) {
@@ -82,10 +82,10 @@ TEST(ExploreFusedPair, NothingWhenThePairCannotRunFused) {
   // Without recompute, a pair fused through a window keeps every overlap on chip (a strided
   // window's too), and a strided producer, whose overlap cannot be cached, is not fused.
   const Workload halo = parse_workload(kHaloPair, "halo.yaml");
-  EXPECT_TRUE(explore_fused_pair(halo, hw, SearchOptions{}).has_value());
+  EXPECT_TRUE(explore_fused_chain(halo, hw, SearchOptions{}).has_value());
   SearchOptions no_recompute;
   no_recompute.recompute = false;
-  const std::optional<ExploreResult> cached = explore_fused_pair(halo, hw, no_recompute);
+  const std::optional<ExploreResult> cached = explore_fused_chain(halo, hw, no_recompute);
   ASSERT_TRUE(cached.has_value());
   for (const FrontPoint &p : cached->front)
     EXPECT_EQ(p.parts[0].candidate.dataflow.cached,
@@ -95,24 +95,24 @@ TEST(ExploreFusedPair, NothingWhenThePairCannotRunFused) {
       "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
       "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,2*q+u]\"}\n";
   const Workload strided = parse_workload(strided_consumer, "strided.yaml");
-  EXPECT_TRUE(explore_fused_pair(strided, hw, SearchOptions{}).has_value());
-  EXPECT_TRUE(explore_fused_pair(strided, hw, no_recompute).has_value());
+  EXPECT_TRUE(explore_fused_chain(strided, hw, SearchOptions{}).has_value());
+  EXPECT_TRUE(explore_fused_chain(strided, hw, no_recompute).has_value());
   const Workload strided_producer = parse_workload(
       "name: strided-producer\ndims: {p: 5, q: 3, c: 2, k: 2, r: 3, j: 2, u: 3}\nops:\n"
       "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,2*p+r]\"}\n"
       "  - {name: b, einsum: \"Z[j,q] += W2[j,k,u] * Y[k,q+u]\"}\n",
       "strided-producer.yaml");
-  EXPECT_TRUE(explore_fused_pair(strided_producer, hw, SearchOptions{}).has_value());
-  EXPECT_FALSE(explore_fused_pair(strided_producer, hw, no_recompute).has_value());
+  EXPECT_TRUE(explore_fused_chain(strided_producer, hw, SearchOptions{}).has_value());
+  EXPECT_FALSE(explore_fused_chain(strided_producer, hw, no_recompute).has_value());
   const Workload pair =
       parse_workload(test_common::gemm_pair_workload("pair", 4, 2, 4, 4), "w.yaml");
   SearchOptions no_fusion;
   no_fusion.fusion = false;
-  EXPECT_FALSE(explore_fused_pair(pair, hw, no_fusion).has_value());
-  EXPECT_TRUE(explore_fused_pair(pair, hw, SearchOptions{}).has_value());
+  EXPECT_FALSE(explore_fused_chain(pair, hw, no_fusion).has_value());
+  EXPECT_TRUE(explore_fused_chain(pair, hw, SearchOptions{}).has_value());
   // Not a chain of two operators.
   const Workload single = parse_workload(test_common::gemm_workload("gemm", 4, 2, 4), "g.yaml");
-  EXPECT_FALSE(explore_fused_pair(single, hw, SearchOptions{}).has_value());
+  EXPECT_FALSE(explore_fused_chain(single, hw, SearchOptions{}).has_value());
 }
 
 TEST(ExploreFusedPair, ThrowsWhenNoFusedMappingFits) {
@@ -120,7 +120,8 @@ TEST(ExploreFusedPair, ThrowsWhenNoFusedMappingFits) {
   spec.gb_words = 2; // below any fused tile of the pair
   const Workload pair =
       parse_workload(test_common::gemm_pair_workload("pair", 4, 2, 4, 4), "w.yaml");
-  EXPECT_THROW(explore_fused_pair(pair, test::tiny_hardware(spec), SearchOptions{}), NoMappingFits);
+  EXPECT_THROW(explore_fused_chain(pair, test::tiny_hardware(spec), SearchOptions{}),
+               NoMappingFits);
 }
 
 } // namespace

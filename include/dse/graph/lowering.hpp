@@ -13,22 +13,24 @@
 
 namespace dse {
 
-/// A segment of the graph searched as one workload: one compute node, or a producer and a
-/// consumer that reads the producer's result with bare indices, each with the single-input
-/// vector nodes applied to its result (attached).
+/// A compute node with the single-input vector nodes applied to its result (attached).
+struct SegmentUnit {
+  int node = -1;
+  std::vector<int> attached;
+};
+
+/// A segment of the graph searched as one workload: one compute unit, or a chain of them, each
+/// reading the previous one's result (after its attached nodes).
 struct SegmentNodes {
-  int producer = -1;
-  std::vector<int> producer_attached;
-  int consumer = -1; // -1: a single compute node
-  std::vector<int> consumer_attached;
+  std::vector<SegmentUnit> units;
 };
 
 /// Whether a vector node can ride on the einsum whose result it reads: one activation input
 /// (weights such as a bias are allowed), elementwise, batch norm or softmax.
 bool is_attachable(const Graph &graph, int node);
 
-/// The workload of a segment; nothing if the consumer cannot read the producer's result with
-/// bare indices (a strided, windowed or grouped read), which the engine cannot fuse.
+/// The workload of a segment; nothing if a consumer cannot read its producer's result as the
+/// engine fuses it (a grouped read, or a window it cannot lower).
 std::optional<Workload> lower_segment(const Graph &graph, const SegmentNodes &segment);
 
 /// The graph tensor behind each tensor of the segment's workload that lives outside it (its

@@ -16,7 +16,8 @@ namespace dse {
 
 struct NetworkOptions {
   PlanObjective objective = PlanObjective::Latency; // fusion segments and split benefit
-  SearchOptions search;        // per-segment searches (tile menu, threads, latency model)
+  /// Per-segment searches (tile menu, threads, latency model, longest fused run).
+  SearchOptions search = network_search_options();
   SplitOptions split;          // its objective is set from `objective`
   bool search_segments = true; // false: skip the matrix-engine searches (memory planning only)
   ProgressReporter progress;

@@ -55,7 +55,7 @@ struct NetworkSchedule {
 /// follow from its counts as in the search. An eliminated movement node's outputs share its
 /// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
 /// From the plan's segments, a local search in `objective`: each fused pair of the plan run as
-/// its two singles, each other fused pair searched (FusionPlan::other_pairs) run instead of its
+/// its two singles, each other fused pair searched (FusionPlan::other_fused) run instead of its
 /// two singles, and each eliminated movement node run as a copy, one change made or undone at a
 /// time while the schedule gets cheaper; the schedules without fusion and without movement
 /// elimination are tried whole too, so no contribution is negative.

@@ -66,11 +66,12 @@ using EstimateReporter = std::function<void(const std::string &label, const Sear
 ExploreResult explore(const Workload &workload, const Hardware &hw, const SearchOptions &options,
                       const ProgressReporter &progress = {}, const EstimateReporter &estimate = {});
 
-/// The front of a workload that is one chain of two links, run fused only: its mappings that run
-/// the operators alone are left out (the network planner searches them as segments of their
-/// own). std::nullopt when the links cannot run fused (fusion off, a halo on the intermediate, or
-/// not a chain of two links); throws NoMappingFits when no fused mapping fits the global buffer.
-std::optional<ExploreResult> explore_fused_pair(const Workload &workload, const Hardware &hw,
-                                                const SearchOptions &options);
+/// The front of a workload that is one chain of two or more links, all run fused: its mappings
+/// that run some operators apart are left out (the network planner searches those segments on
+/// their own). std::nullopt when the links cannot run fused (fusion off, a halo that window
+/// fusion is off for, a run longer than options.max_fused or beyond the space limits, or not one
+/// chain); throws NoMappingFits when no fused mapping fits the global buffer.
+std::optional<ExploreResult> explore_fused_chain(const Workload &workload, const Hardware &hw,
+                                                 const SearchOptions &options);
 
 } // namespace dse
