@@ -168,6 +168,33 @@ TEST(FusionSegments, WindowFusionMovesFewerDramWordsOnRealNetworks) {
   }
 }
 
+TEST(FusionSegments, RunsOfThreeMoveFewerDramWordsOnInvertedResiduals) {
+  // MobileNetV2 in the release suite (its inverted residuals searched as runs of three: about
+  // 10 s), the conv stack on a small buffer in the sanitizer suite.
+  const bool sanitized = test_common::kSanitizedSuite;
+  const Hardware hw =
+      sanitized ? testing::tiny_hardware(1 << 10)
+                : load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
+  const Graph g = sanitized ? parse_graph_yaml(kConvStack, "conv-stack.yaml")
+                            : load_network(testing::repo_file("networks/mobilenet_v2.onnx"));
+  FusionOptions options;
+  options.objective = PlanObjective::Energy;
+  options.search.menu = TileMenu::PowersOfTwo;
+  const FusionPlan pairs = plan_fusion(g, hw, options);
+  options.search.max_fused = 3;
+  const FusionPlan runs = plan_fusion(g, hw, options);
+  EXPECT_LE(runs.total.energy_pj, pairs.total.energy_pj);
+  const auto three = std::count_if(runs.segments.begin(), runs.segments.end(), [&](const auto &s) {
+    return std::count_if(s.nodes.begin(), s.nodes.end(),
+                         [&](int v) { return is_compute(g.node(v).kind); }) == 3;
+  });
+  EXPECT_GT(three, 0) << "no run of three on the plan";
+  EXPECT_LT(runs.total.dram_words, pairs.total.dram_words);
+  const LatencyModel model = options.search.latency_model;
+  EXPECT_LT(schedule_network(g, hw, runs, model, options.objective).total.dram_words,
+            schedule_network(g, hw, pairs, model, options.objective).total.dram_words);
+}
+
 TEST(FusionSegments, NetworkFrontEndsAreTheOptimalPlans) {
   // ResNet-18 in the release suite only: the sanitizer suite plans it in network_plan_test.cpp.
   for (const std::string &network : test_common::per_suite<std::vector<std::string>>(

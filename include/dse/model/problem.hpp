@@ -30,14 +30,16 @@ struct ProblemOp {
   std::vector<TensorAccess> accesses; // how this op indexes each of `tensors`
   std::vector<int> attached_ops;      // softmax/elementwise ops on its output
   /// Per dimension of its einsum (Operator::dims order), the range it runs over in the problem:
-  /// the dimension itself, or, for a fused producer whose result the consumer reads through a
-  /// window, the consumer's index (`p := p2 + r2`: the producer computes the tile and its halo).
+  /// the dimension itself, or, for a fused producer whose result its consumer reads through a
+  /// window, the consumer's index, composed down the chain in the last operator's dims
+  /// (`p := p2 + r2`: the producer computes the tile and its halo).
   std::vector<IndexExpr> iteration;
 };
 
-/// Along one halo dim, the positions of the intermediate that the consumer's outputs read
+/// Along one halo dim, the positions of an intermediate that its consumer's computation reads
 /// within what the producer writes, [begin, end): the producer computes only these. Reads before
 /// or after them are padding (zeros); positions after them that no output reads are not computed.
+/// The pads are what the composed windows over the last operator's whole dims read beyond them.
 struct HaloRange {
   std::int64_t begin = 0;
   std::int64_t end = 0;
