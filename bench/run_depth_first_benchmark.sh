@@ -8,8 +8,8 @@
 # feature maps (every tensor but the weights W*) and of weights, the MACs, the exploration time
 # and the fused/layer-by-layer ratios. Then the exact fronts of a
 # 3x3 -> 3x3 -> 1x1 chain and of an MLP block, and the network plans of ResNet-18 and MobileNetV2
-# with pairs fused through windows against pairs read with bare indices only (planning time,
-# pairs on the plan, DRAM words).
+# with pairs fused through windows against pairs read with bare indices only, and MobileNetV2's
+# with runs of three (planning time, fused segments on the plan, DRAM words).
 # Usage: bench/run_depth_first_benchmark.sh [build-dir]
 set -eu
 build=${1:-build}
@@ -85,9 +85,8 @@ front "MLP block (FFN)" workloads/ffn-2048x768x3072x768.yaml
 front "MLP block unfused" workloads/ffn-2048x768x3072x768.yaml --no-fusion
 
 # plan LABEL MODEL [OPTIONS...]: one row of the network table (vector DSP, latency objective):
-# planning time, peak memory, pairs on the plan (and of them, pairs fused through a convolution's
-# window), the schedule's DRAM words, and the same with every tensor between segments through
-# DRAM (the segment searches' sum).
+# planning time, peak memory, fused segments on the plan, the schedule's DRAM words, and the same
+# with every tensor between segments through DRAM (the segment searches' sum).
 plan() {
   label=$1
   network=$2
@@ -98,15 +97,16 @@ plan() {
   words=$(sed -n 's/.*total: .* DRAM \([0-9.e+]*\) words.*/\1/p' "$out/net/summary.txt")
   awk -F, -v label="$label" -v s="$seconds" -v kib="$kib" -v words="$words" '
     NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
-    $col["kind"] == "fused" { ++pairs }
+    $col["kind"] == "fused" { ++fused }
     $col["segment"] == "total" { through = $col["dram_words_through"] }
-    END { printf "%-32s %8.2f %8.0f %7d %14.0f %14.0f\n", label, s, kib / 1024, pairs, words, through }' \
+    END { printf "%-32s %8.2f %8.0f %7d %14.0f %14.0f\n", label, s, kib / 1024, fused, words, through }' \
     "$out/net/segments.csv"
 }
 
 echo
-printf '%-32s %8s %8s %7s %14s %14s\n' network seconds MiB pairs dram-words dram-through
+printf '%-32s %8s %8s %7s %14s %14s\n' network seconds MiB fused dram-words dram-through
 for name in resnet18 mobilenet_v2; do
   plan "$name" "networks/$name.onnx"
   plan "$name --no-window-fusion" "networks/$name.onnx" --no-window-fusion
 done
+plan "mobilenet_v2 --max-fused 3" networks/mobilenet_v2.onnx --max-fused 3
