@@ -272,13 +272,13 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
 
 std::string network_front_csv(const NetworkPlan &plan) {
   std::ostringstream out;
-  out << "point,latency_s,energy_pj,edp_pj_s,dram_words,fused_pairs\n";
+  out << "point,latency_s,energy_pj,edp_pj_s,dram_words,fused_segments\n";
   const CostFront &front = plan.schedule.front;
   for (size_t i = 0; i < front.size(); ++i) {
     const CostPoint &p = front[i];
     out << i << "," << csv_number(p.latency_s) << "," << csv_number(p.energy_pj) << ","
         << csv_number(p.latency_s * p.energy_pj) << "," << csv_number(p.dram_words) << ","
-        << p.fused_pairs << "\n";
+        << p.fused_segments << "\n";
   }
   return out.str();
 }

@@ -14,7 +14,7 @@ namespace dse {
 namespace {
 
 /// The segments in the order they run: by their last node, so every input they read from the
-/// graph is produced before (graph order is topological; a pair's intermediate has one reader).
+/// graph is produced before (graph order is topological; a run's intermediates have one reader).
 std::vector<int> execution_order(const std::vector<Segment> &segments) {
   std::vector<int> order(segments.size());
   std::iota(order.begin(), order.end(), 0);
@@ -205,8 +205,8 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<
 
 /// Changes to the plan's segments that the schedule may make.
 struct Refinement {
-  std::vector<int> split;  // first nodes of the plan's pairs run as their two singles instead
-  std::vector<int> joined; // first nodes of other pairs run fused instead of their singles
+  std::vector<int> split;  // first nodes of the plan's fused runs run as their singles instead
+  std::vector<int> joined; // first nodes of other runs run fused instead of their singles
   std::vector<int> copied; // eliminated movement nodes run as copies instead
 };
 
@@ -214,10 +214,10 @@ bool contains(const std::vector<int> &nodes, int node) {
   return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
 }
 
-/// The nodes of the pairs of `pairs` whose first node is in `firsts`.
-std::vector<int> nodes_of(const std::vector<Segment> &pairs, const std::vector<int> &firsts) {
+/// The nodes of the segments of `runs` whose first node is in `firsts`.
+std::vector<int> nodes_of(const std::vector<Segment> &runs, const std::vector<int> &firsts) {
   std::vector<int> out;
-  for (const Segment &p : pairs)
+  for (const Segment &p : runs)
     if (contains(firsts, p.nodes.front()))
       out.insert(out.end(), p.nodes.begin(), p.nodes.end());
   return out;
@@ -250,7 +250,7 @@ std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const 
   return out;
 }
 
-/// Whether other pair `p` can run fused under `r`: none of its nodes is in a fused pair.
+/// Whether other run `p` can run fused under `r`: none of its nodes is in a fused run.
 bool can_join(const FusionPlan &plan, const Refinement &r, const Segment &p) {
   std::vector<int> fused = nodes_of(plan.other_fused, r.joined);
   for (const Segment &s : plan.segments)
@@ -265,7 +265,7 @@ struct Change {
   const Segment *segment;
 };
 
-/// Every change, in graph order of the segments: the plan's pairs split, the other pairs
+/// Every change, in graph order of the segments: the plan's runs split, the other runs
 /// joined, the eliminated movement nodes copied.
 std::vector<Change> changes_of(const FusionPlan &plan) {
   std::vector<Change> out;
@@ -297,7 +297,7 @@ std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective)
   return {t.energy_pj, t.latency_s};
 }
 
-/// `r` without fusion: every pair of the plan split, none joined.
+/// `r` without fusion: every run of the plan split, none joined.
 Refinement without_fusion(const FusionPlan &plan, Refinement r) {
   r.split.clear();
   r.joined.clear();
@@ -326,8 +326,8 @@ public:
         changes_(changes_of(plan)), evaluated_(plan.total.front), best_(schedule(r_, true)) {}
 
   /// The plan's segments were chosen with every tensor between them through DRAM. With tensors
-  /// kept on chip, a fused pair may cost more than its singles (their intermediate kept whole)
-  /// or a pair left out less, and an eliminated movement node, whose inputs and outputs are one
+  /// kept on chip, a fused run may cost more than its singles (their intermediates kept whole)
+  /// or a run left out less, and an eliminated movement node, whose inputs and outputs are one
   /// buffer kept whole or not at all, more than a copy that lets them be kept apart. Each change
   /// is made, or undone, where that makes the schedule cheaper, in graph order, until a pass
   /// over them all finds none; then the schedule without fusion and the one without movement

@@ -109,7 +109,7 @@ TEST_F(NetworkCommand, WritesTheReportDirectoryAndListsHotspots) {
   // energy-optimal one.
   const Csv front = parse_csv(read("report/network_front.csv"));
   EXPECT_EQ(front.header, (std::vector<std::string>{"point", "latency_s", "energy_pj", "edp_pj_s",
-                                                    "dram_words", "fused_pairs"}));
+                                                    "dram_words", "fused_segments"}));
   ASSERT_EQ(front.rows.size(), static_cast<size_t>(number_before(summary, "points,")));
   ASSERT_GE(front.rows.size(), 2u);
   for (size_t i = 1; i < front.rows.size(); ++i) {

@@ -87,7 +87,7 @@ TEST(FusionSegments, PairsAreSearchedFusedAndOnlyWhereTheyCanRunFused) {
     EXPECT_TRUE(s.cost.fused);
     ASSERT_FALSE(s.cost.front.empty());
     for (const CostPoint &p : s.cost.front)
-      EXPECT_EQ(p.fused_pairs, 1);
+      EXPECT_EQ(p.fused_segments, 1);
   }
   // Without fusion no pair can run fused: none is searched, and the plan is the singles.
   FusionOptions no_fusion;

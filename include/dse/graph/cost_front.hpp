@@ -14,7 +14,7 @@ struct CostPoint {
   double latency_s = 0;
   double energy_pj = 0;
   double dram_words = 0;
-  int fused_pairs = 0; // producer->consumer pairs run fused
+  int fused_segments = 0; // runs of linked compute nodes run fused
 };
 
 /// Points no other point beats on both latency and energy, latency ascending (energy then
@@ -28,11 +28,11 @@ struct PlanFrontPolicy {
   ParetoFront::Key key(const CostPoint &p) const { return {p.latency_s, p.energy_pj}; }
   size_t dimensions() const { return 2; }
   bool tie_before(const CostPoint &a, const CostPoint &b) const {
-    return std::tie(a.dram_words, a.fused_pairs) < std::tie(b.dram_words, b.fused_pairs);
+    return std::tie(a.dram_words, a.fused_segments) < std::tie(b.dram_words, b.fused_segments);
   }
   CostPoint combine(const CostPoint &a, const CostPoint &b) const {
     return {a.latency_s + b.latency_s, a.energy_pj + b.energy_pj, a.dram_words + b.dram_words,
-            a.fused_pairs + b.fused_pairs};
+            a.fused_segments + b.fused_segments};
   }
 };
 

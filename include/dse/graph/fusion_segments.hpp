@@ -1,4 +1,4 @@
-// Fusion segments: the graph partitioned into single compute nodes and producer->consumer pairs
+// Fusion segments: the graph partitioned into single compute nodes and runs of linked ones fused
 // (each with the vector nodes attached to its results) searched by the matrix engine, plus the
 // remaining vector and data-movement nodes costed analytically; along each chain of fusable
 // links a dynamic program picks the segmentation with the lowest latency or energy, and the same
@@ -53,7 +53,7 @@ struct FusionOptions {
 struct FusionPlan {
   std::vector<Segment> segments;    // in graph order of their first node
   std::vector<Segment> unfused;     // the same graph with every compute node on its own
-  std::vector<Segment> other_fused; // the fused pairs searched but not on the plan, that fit
+  std::vector<Segment> other_fused; // the fused runs searched but not on the plan, that fit
   /// Sums over the segments; total.front is the latency-energy front over every segmentation
   /// and every segment's front point (tensors between segments through DRAM).
   SegmentCost total;
@@ -62,7 +62,7 @@ struct FusionPlan {
 };
 
 /// Throws the search's UserError, naming the segment, when a segment of the best plan fits no
-/// mapping (a node that fits on its own is never fused into an infeasible pair).
+/// mapping (a node that fits on its own is never fused into an infeasible run).
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options);
 
 /// A vector or movement node run on its own, its operands to and from DRAM through the GB (read

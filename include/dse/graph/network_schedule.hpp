@@ -29,8 +29,8 @@ struct PassContribution {
 
 struct NetworkSchedule {
   std::vector<Segment> segments;  // as run: FusionPlan::segments with the changes below
-  std::vector<int> split;         // first nodes of the plan's fused pairs run as two singles
-  std::vector<int> joined;        // first nodes of other fused pairs run instead of two singles
+  std::vector<int> split;         // first nodes of the plan's fused runs run as their singles
+  std::vector<int> joined;        // first nodes of other fused runs run instead of their singles
   std::vector<int> copied;        // the plan's eliminated movement nodes run as copies
   std::vector<int> order;         // segments in the order they run
   std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip
@@ -54,9 +54,9 @@ struct NetworkSchedule {
 /// become accesses in place (its tiles are views of it), and each part's latency and energy
 /// follow from its counts as in the search. An eliminated movement node's outputs share its
 /// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
-/// From the plan's segments, a local search in `objective`: each fused pair of the plan run as
-/// its two singles, each other fused pair searched (FusionPlan::other_fused) run instead of its
-/// two singles, and each eliminated movement node run as a copy, one change made or undone at a
+/// From the plan's segments, a local search in `objective`: each fused run of the plan run as
+/// its singles, each other fused run searched (FusionPlan::other_fused) run instead of its
+/// singles, and each eliminated movement node run as a copy, one change made or undone at a
 /// time while the schedule gets cheaper; the schedules without fusion and without movement
 /// elimination are tried whole too, so no contribution is negative.
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
