@@ -19,8 +19,10 @@ namespace {
 using testing::cheap_network_options;
 using testing::tiny_hardware;
 
-NetworkPlan plan_of(const Graph &g, const Hardware &hw) {
-  return plan_network(g, hw, cheap_network_options());
+NetworkPlan plan_of(const Graph &g, const Hardware &hw, std::size_t max_fused = kNetworkMaxFused) {
+  NetworkOptions options = cheap_network_options();
+  options.search.max_fused = max_fused;
+  return plan_network(g, hw, options);
 }
 
 const ScheduleTotals &without(const NetworkSchedule &s, const std::string &pass) {
@@ -50,8 +52,8 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
   ASSERT_EQ(s.order.size(), segments.size());
   ASSERT_EQ(s.costs.size(), segments.size());
 
-  // The schedule runs the plan's segments, but the pairs it splits (as their singles), the
-  // other pairs it joins (instead of their singles) and the movement nodes it copies; every node
+  // The schedule runs the plan's segments, but the runs it splits (as their singles), the
+  // other runs it joins (instead of their singles) and the movement nodes it copies; every node
   // once.
   const auto has = [](const std::vector<int> &v, int x) {
     return std::find(v.begin(), v.end(), x) != v.end();
@@ -74,7 +76,7 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
       EXPECT_NE(has(s.joined, first), any_same(p.fusion.segments, run));
       EXPECT_EQ(has(s.joined, first), any_same(p.fusion.other_fused, run));
       EXPECT_FALSE(has(s.split, first));
-    } else if (run.kind == SegmentKind::Single) { // the plan's, or a split pair's
+    } else if (run.kind == SegmentKind::Single) { // the plan's, or a split run's
       EXPECT_TRUE(any_same(p.fusion.unfused, run));
     } else if (has(s.copied, first)) {
       EXPECT_FALSE(run.eliminated);
@@ -212,6 +214,9 @@ TEST(NetworkSchedule, ThroughDramItIsTheSegmentsSumAndWhatStaysOnChipFits) {
     check_schedule(tiny, plan_of(tiny, tiny_hardware(capacity)));
     check_schedule(chain, plan_of(chain, tiny_hardware(capacity)));
   }
+  // With runs of three searched (the tiny CNN's expand -> depthwise -> project).
+  for (long capacity : {3000L, 100000L})
+    check_schedule(tiny, plan_of(tiny, tiny_hardware(capacity), 3));
   if (test_common::kSanitizedSuite)
     return; // ResNet-18 is planned in tests/graph/network_plan_test.cpp there
   const Graph resnet = load_network(testing::repo_file("networks/resnet18.onnx"));
