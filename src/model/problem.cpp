@@ -21,138 +21,6 @@ const Operator &Problem::op(int i) const {
   return workload->ops.at(static_cast<size_t>(ops.at(static_cast<size_t>(i)).workload_op));
 }
 
-namespace {
-
-size_t halo_position(const std::vector<int> &halo_dims, int dim) {
-  const auto at = std::find(halo_dims.begin(), halo_dims.end(), dim);
-  DSE_CHECK(at != halo_dims.end(), "halo query on a dimension that is not a halo dim");
-  return static_cast<size_t>(at - halo_dims.begin());
-}
-
-/// The window of a halo index (1 + sum over its terms but `dim`'s of coef * (size - 1)).
-std::int64_t window_of(const Workload &workload, const IndexExpr &read, int dim) {
-  std::int64_t window = 1;
-  for (const IndexTerm &t : read.terms)
-    if (t.dim != dim)
-      window += t.coef * (workload.dim_size(t.dim) - 1);
-  return window;
-}
-
-/// Whether some term of `index` is not a term of `read`: the producer's own window on top of
-/// the consumer's (`r` of `a+u+r`).
-bool has_own_window(const IndexExpr &index, const IndexExpr &read) {
-  return std::any_of(index.terms.begin(), index.terms.end(),
-                     [&](const IndexTerm &t) { return read.coefficient(t.dim) == 0; });
-}
-
-} // namespace
-
-bool ProblemLink::has_halo(int dim) const { return contains(halo_dims, dim); }
-
-const IndexExpr &ProblemLink::halo_read(int dim) const {
-  return halo_reads[halo_position(halo_dims, dim)];
-}
-
-const HaloRange &ProblemLink::halo_range(int dim) const {
-  return halo_ranges[halo_position(halo_dims, dim)];
-}
-
-std::int64_t ProblemLink::halo_stride(int dim) const { return halo_read(dim).coefficient(dim); }
-
-bool Problem::encloses_intermediate(int link, int dim) const {
-  const ProblemLink &l = links.at(static_cast<size_t>(link));
-  return contains(l.recompute_dims, dim) || l.has_halo(dim);
-}
-
-std::int64_t Problem::halo_window(int link, int dim) const {
-  return window_of(*workload, links.at(static_cast<size_t>(link)).halo_read(dim), dim);
-}
-
-std::int64_t Problem::halo_overlap(int link, int dim,
-                                   const std::vector<std::vector<int>> &cached) const {
-  const ProblemLink &here = links.at(static_cast<size_t>(link));
-  const std::int64_t stride = here.halo_stride(dim);
-  const std::int64_t spread = halo_window(link, dim) - stride; // every later link recomputing
-  const size_t next = static_cast<size_t>(link) + 1;
-  if (next == links.size() || !links[next].has_halo(dim))
-    return spread;
-  // The next link's windows, seen through the next consumer's stride s: its own overlap
-  // U - s is what is left of this link's spread once the next one's (times s) is taken away.
-  const std::int64_t s = stride / links[next].halo_stride(dim);
-  const std::int64_t next_spread =
-      halo_window(static_cast<int>(next), dim) - links[next].halo_stride(dim);
-  const bool next_cached = next < cached.size() && contains(cached[next], dim);
-  const std::int64_t next_recomputed =
-      next_cached ? 0 : halo_overlap(static_cast<int>(next), dim, cached);
-  return spread - s * next_spread + s * next_recomputed;
-}
-
-bool Problem::runs_without_recompute(const std::vector<int> &prefix,
-                                     const std::vector<std::vector<int>> &cached) const {
-  if (std::any_of(prefix.begin(), prefix.end(), [&](int d) { return contains(recompute_dims, d); }))
-    return false;
-  for (size_t l = 0; l < links.size(); ++l)
-    for (int h : links[l].halo_dims) {
-      const bool is_cached = l < cached.size() && contains(cached[l], h);
-      if (!is_cached && halo_overlap(static_cast<int>(l), h, cached) > 0)
-        return false;
-    }
-  return true;
-}
-
-std::vector<int> Problem::cacheable_halo_dims(int link) const {
-  const ProblemLink &l = links.at(static_cast<size_t>(link));
-  std::vector<int> out;
-  for (int h : l.halo_dims) {
-    const IndexExpr &read = l.halo_read(h);
-    const std::int64_t stride = l.halo_stride(h);
-    bool once = true; // every producer access holds h's read at most once (`p+r`, not `2*p+r`)
-    bool own_window = false;
-    for (const TensorAccess &a : ops[static_cast<size_t>(l.producer)].accesses)
-      for (const IndexExpr &e : a.indices) {
-        once = once && e.coefficient(h) <= stride;
-        own_window = own_window || (e.coefficient(h) > 0 && has_own_window(e, read));
-      }
-    // With padding after the last position as wide as the stride, the last step may compute no
-    // position yet read its own window.
-    const bool last_step_computes = l.halo_range(h).pad_after < stride || !own_window;
-    if (once && halo_window(link, h) > stride && last_step_computes)
-      out.push_back(h);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-bool Problem::restricts_tiles(int dim) const {
-  return std::any_of(links.begin(), links.end(), [&](const ProblemLink &l) {
-    if (!l.has_halo(dim))
-      return false;
-    const HaloRange &range = l.halo_range(dim);
-    return std::max(range.pad_before, range.pad_after) > l.halo_stride(dim);
-  });
-}
-
-bool Problem::counts_tile_exactly(int dim, std::int64_t tile) const {
-  const std::int64_t size = workload->dim_size(dim);
-  if (tile >= size)
-    return true;                                             // one window, clipped at both ends
-  const std::int64_t last = size - (size - 1) / tile * tile; // the last tile's positions
-  return std::all_of(links.begin(), links.end(), [&](const ProblemLink &l) {
-    if (!l.has_halo(dim))
-      return true;
-    const HaloRange &range = l.halo_range(dim);
-    const std::int64_t stride = l.halo_stride(dim);
-    return stride * tile >= range.pad_before && stride * last >= range.pad_after;
-  });
-}
-
-std::vector<std::vector<int>> Problem::cacheable_halos() const {
-  std::vector<std::vector<int>> out;
-  for (size_t l = 0; l < links.size(); ++l)
-    out.push_back(cacheable_halo_dims(static_cast<int>(l)));
-  return out;
-}
-
 std::string Problem::dim_name(int dim) const {
   return workload->dims.at(static_cast<size_t>(dim)).name;
 }
@@ -336,9 +204,9 @@ bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
     const IndexExpr &e = read.indices[i];
     const int written = prod.einsum.output.indices[i].terms[0].dim;
     const int h = e.is_plain() ? -1 : halo_dim(e, is_window);
-    if (!e.is_plain() &&
-        (h < 0 || !padding_is_in_border_windows(read_range(workload, e, workload.dim_size(written)),
-                                                e.coefficient(h), window_of(workload, e, h))))
+    if (!e.is_plain() && (h < 0 || !padding_is_in_border_windows(
+                                       read_range(workload, e, workload.dim_size(written)),
+                                       e.coefficient(h), halo_index_window(workload, e, h))))
       return false;
     // The read's dims replace the written one: none may be another of the producer's dims.
     for (const IndexTerm &t : e.terms)
@@ -549,7 +417,7 @@ std::string composed_chain_defect(const Problem &p) {
                "', which an earlier operator reduces over";
       const HaloRange &range = link.halo_ranges[j];
       if (range.begin >= range.end || std::max(range.pad_before, range.pad_after) >=
-                                          window_of(*p.workload, link.halo_reads[j], h))
+                                          halo_index_window(*p.workload, link.halo_reads[j], h))
         return "the windows composed down the chain read a whole window of padding of '" + name +
                "' along '" + p.dim_name(h) + "'";
     }
@@ -570,7 +438,10 @@ std::string composed_chain_defect(const Problem &p) {
 
 } // namespace
 
-std::string chain_fusion_problem(const Workload &workload, const std::vector<ChainLink> &links) {
+namespace {
+
+/// Why the links cannot be built into a chain at all (empty when every pair can fuse).
+std::string pairwise_defect(const Workload &workload, const std::vector<ChainLink> &links) {
   if (links.size() < 2)
     return "a fused chain needs two operators or more";
   for (size_t i = 0; i + 1 < links.size(); ++i)
@@ -578,13 +449,25 @@ std::string chain_fusion_problem(const Workload &workload, const std::vector<Cha
       return "'" + workload.ops.at(static_cast<size_t>(links[i].einsum_op)).name +
              "' cannot be fused with '" +
              workload.ops.at(static_cast<size_t>(links[i + 1].einsum_op)).name + "'";
-  return composed_chain_defect(ChainBuilder(workload, links).build());
+  return {};
+}
+
+} // namespace
+
+std::string chain_fusion_problem(const Workload &workload, const std::vector<ChainLink> &links) {
+  const std::string why = pairwise_defect(workload, links);
+  return why.empty() ? composed_chain_defect(ChainBuilder(workload, links).build()) : why;
 }
 
 Problem make_chain_problem(const Workload &workload, const std::vector<ChainLink> &links) {
-  const std::string why = chain_fusion_problem(workload, links);
+  std::string why = pairwise_defect(workload, links);
+  Problem p;
+  if (why.empty()) {
+    p = ChainBuilder(workload, links).build();
+    why = composed_chain_defect(p);
+  }
   DSE_CHECK(why.empty(), "fused problem of operators that cannot be fused: " + why);
-  return ChainBuilder(workload, links).build();
+  return p;
 }
 
 Problem make_fused_problem(const Workload &workload, const ChainLink &producer,

@@ -121,6 +121,10 @@ struct Problem {
   std::string dim_name(int dim) const;
 };
 
+/// The window of halo index `index` along `dim`: 1 + sum over its other terms of
+/// coef * (size - 1).
+std::int64_t halo_index_window(const Workload &workload, const IndexExpr &index, int dim);
+
 Problem make_single_problem(const Workload &workload, const ChainLink &link);
 
 /// Whether the pair can be searched fused with the consumer reading the intermediate through
