@@ -81,6 +81,8 @@ std::vector<std::string> box_origin(const SegmentPlan &plan, int tile) {
       if (contains(t.above, term.dim))
         terms.push_back(loop_var(plan, term.dim) + " * " +
                         std::to_string(term.coef * plan.dims[static_cast<size_t>(term.dim)].tile));
+    if (e.offset != 0) // padding: the box starts before the array, and copy_in reads zeros there
+      terms.push_back(std::to_string(e.offset));
     out.push_back(sum_of(terms));
   }
   return out;

@@ -17,13 +17,15 @@ std::string dim_var(const Workload &w, int d) {
   return "d_" + ident(w.dims.at(static_cast<size_t>(d)).name);
 }
 
+/// The extent of a tensor as `access` reads or writes it first: the positions from 0 to the last
+/// one its index reaches (a negative offset reads padding before position 0).
 std::vector<std::int64_t> real_shape(const Workload &w, const TensorAccess &access) {
   std::vector<std::int64_t> out;
   for (const IndexExpr &e : access.indices) {
-    std::int64_t span = 1;
+    std::int64_t span = 1 + e.offset;
     for (const IndexTerm &t : e.terms)
       span += t.coef * (w.dim_size(t.dim) - 1);
-    out.push_back(span);
+    out.push_back(std::max<std::int64_t>(span, 1));
   }
   return out;
 }
@@ -43,16 +45,35 @@ std::string offset(const std::vector<std::string> &index, const std::vector<std:
   return out;
 }
 
+std::string index_value(const Workload &w, const IndexExpr &e) {
+  std::vector<std::string> terms;
+  for (const IndexTerm &t : e.terms)
+    terms.push_back((t.coef == 1 ? "" : num(t.coef) + " * ") + dim_var(w, t.dim));
+  if (e.offset != 0)
+    terms.push_back(num(e.offset));
+  return sum_of(terms);
+}
+
 std::string element(const Workload &w, const TensorAccess &a,
                     const std::vector<std::int64_t> &shape) {
   std::vector<std::string> index;
-  for (const IndexExpr &e : a.indices) {
-    std::vector<std::string> terms;
-    for (const IndexTerm &t : e.terms)
-      terms.push_back((t.coef == 1 ? "" : num(t.coef) + " * ") + dim_var(w, t.dim));
-    index.push_back(sum_of(terms));
-  }
+  for (const IndexExpr &e : a.indices)
+    index.push_back(index_value(w, e));
   return ref(a.tensor) + "[" + offset(index, shape) + "]";
+}
+
+/// The condition under which every compound index of `a` falls inside `shape` (reads outside
+/// are padding, zero); empty when the access has no compound index.
+std::string inside(const Workload &w, const TensorAccess &a,
+                   const std::vector<std::int64_t> &shape) {
+  std::string out;
+  for (size_t p = 0; p < a.indices.size(); ++p) {
+    if (a.indices[p].is_plain())
+      continue;
+    const std::string v = "(" + index_value(w, a.indices[p]) + ")";
+    out += (out.empty() ? "" : " && ") + v + " >= 0 && " + v + " < " + num(shape[p]);
+  }
+  return out;
 }
 
 class Harness {
@@ -147,10 +168,14 @@ private:
     order.push_back(last);
     for (int d : order)
       open_dim_loop(d);
-    std::string product;
-    for (const TensorAccess &in : e.inputs)
+    std::string product, guard;
+    for (const TensorAccess &in : e.inputs) {
       product += (product.empty() ? "" : " * ") + element(w, in, shape_.at(in.tensor));
-    out_.line(element(w, e.output, shape_.at(e.output.tensor)) + " += " + product + ";");
+      const std::string in_range = inside(w, in, shape_.at(in.tensor));
+      guard += (guard.empty() || in_range.empty() ? "" : " && ") + in_range;
+    }
+    out_.line((guard.empty() ? "" : "if (" + guard + ") ") +
+              element(w, e.output, shape_.at(e.output.tensor)) + " += " + product + ";");
     for (size_t k = 0; k < order.size(); ++k)
       out_.close();
   }

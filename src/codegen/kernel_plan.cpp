@@ -126,12 +126,6 @@ void refuse_unsupported_ops(const Problem &p) {
                     "dimensions only");
   for (size_t o = 0; o < p.ops.size(); ++o) {
     const Operator &op = p.op(static_cast<int>(o));
-    for (const TensorAccess &in : op.einsum.inputs)
-      for (const IndexExpr &e : in.indices)
-        if (e.offset != 0)
-          throw UserError("op '" + op.name + "' reads '" + in.tensor + "' at " +
-                          index_text(e, p.workload->dims) +
-                          " (padding); the emitter executes indices without constants only");
     if (op.einsum.inputs.size() != 2)
       throw UserError("op '" + op.name +
                       "' has one input; the emitter executes two-input einsums only");

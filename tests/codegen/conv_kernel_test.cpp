@@ -20,6 +20,13 @@ ops:
   - {name: conv, einsum: "Y[k,p] += W[k,c,r] * X[c,2*p+r]"}
 )";
 
+const char *const kPaddedPair = R"(name: padded-pair
+dims: {p: 7, q: 9, c: 3, k: 4, r: 3, s: 3, j: 5, u: 3, v: 3}
+ops:
+  - {name: conv, einsum: "Y[k,p,q] += W1[k,c,r,s] * X[c,p+r-1,q+s-1]"}
+  - {name: down, einsum: "Z[j,p,q] += W2[j,k,u,v] * Y[k,2*p+u-1,q+v-1]"}
+)";
+
 Hardware hardware() { return parse_hardware(vector_hardware(4096), "test-hw.yaml"); }
 
 TEST(ConvKernel, HaloTilesOfPaddedOutputs) {
@@ -38,6 +45,18 @@ TEST(ConvKernel, StridedWithPartialSumSpills) {
                                                          "W: 3, X: 2, Y: 3", "c: 1, p: 4, k: 4")}));
   const KernelOutcome k = expect_matches_model("strided conv", s.segments(), hardware());
   EXPECT_EQ(measured(k, "Y", "reads"), 2 * 8 * 12); // two of the three c passes read back
+}
+
+TEST(ConvKernel, PaddedWindowsReadZerosOutsideTheirInputs) {
+  // "Same" 3x3 padding, then a stride-2 layer padded on both sides of its input from DRAM.
+  const Schedule s(kPaddedPair,
+                   mapping("padded-pair", {segment("[conv]", "", "conv: [k, p, q, c]",
+                                                   "X: 4, W1: 1, Y: 3", "p: 4, q: 5, c: 3, k: 2"),
+                                           segment("[down]", "", "down: [j, p, q, k]",
+                                                   "Y: 4, W2: 0, Z: 3", "p: 2, q: 9, k: 4, j: 5")}));
+  const KernelOutcome k = expect_matches_model("padded convs", s.segments(), hardware());
+  // X boxes of (c 3) x (4 + 2) x (5 + 2) words, padding included, per (k, p, q) tile: 2 x 2 x 2.
+  EXPECT_EQ(measured(k, "X", "reads"), 8 * 3 * 6 * 7);
 }
 
 TEST(ConvChainKernel, FusedWithoutRecompute) {

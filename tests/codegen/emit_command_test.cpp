@@ -107,22 +107,6 @@ TEST_F(EmitCommand, ChainsOfThreeAreRefusedByName) {
   EXPECT_FALSE(exists("k.cpp"));
 }
 
-TEST_F(EmitCommand, PaddedReadsAreRefusedByName) {
-  write("padded.yaml", "name: w\ndims: {p: 6, c: 2, k: 2, r: 3, a: 6, u: 3, j: 2}\nops:\n"
-                       "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
-                       "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u-1]\"}\n");
-  write("singles.yaml", mapping("w", {segment("[conv3a]", "", "conv3a: [k, p, c]",
-                                              "W1: 0, X: 0, Y: 0", "k: 2, p: 3, c: 2"),
-                                      segment("[conv3b]", "", "conv3b: [j, a, k]",
-                                              "W2: 0, Y: 0, Z: 0", "j: 2, a: 3, k: 2")}));
-  const ProcessResult r =
-      dse("emit --hw hw.yaml --workload padded.yaml --mapping singles.yaml -o k.cpp");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "error: op 'conv3b' reads 'Y' at a+u-1 (padding); the emitter executes indices "
-                   "without constants only\n");
-  EXPECT_FALSE(exists("k.cpp"));
-}
-
 TEST(ArenaOverflow, TheSourceDoesNotCompile) {
   const Schedule s(kGemm, mapping("gemm", {segment("[mm]", "", "mm: [m, n, k]", "A: 0, B: 0, C: 0",
                                                    "m: 8, n: 12, k: 8")}));
