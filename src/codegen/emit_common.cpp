@@ -61,6 +61,15 @@ std::string tile_pointer(const SegmentPlan &plan, int tile, const std::vector<in
   return sum_of(terms);
 }
 
+int halo_of_position(const SegmentPlan &plan, int dim) {
+  for (size_t k = 0; k < plan.halos.size(); ++k)
+    if (plan.halos[k].position_dim == dim)
+      return static_cast<int>(k);
+  return -1;
+}
+
+std::string halo_var(int k, const char *what) { return "h" + std::to_string(k) + "_" + what; }
+
 std::vector<std::int64_t> region_extent(const SegmentPlan &plan, int tile,
                                         const std::vector<int> &entered) {
   const TilePlan &t = plan.tiles[static_cast<size_t>(tile)];

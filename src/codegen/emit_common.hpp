@@ -38,6 +38,10 @@ std::vector<std::int64_t> region_extent(const SegmentPlan &plan, int tile,
 std::vector<std::string> box_origin(const SegmentPlan &plan, int tile);
 /// `X[c,p+r,2*q]` as written in the workload.
 std::string access_text(const Workload &workload, const TensorAccess &access);
+/// The halo whose positions are plan dim `dim` (SegmentPlan::halos), or -1.
+int halo_of_position(const SegmentPlan &plan, int dim);
+/// The run-time variable `what` (lo, first, n) of halo k: see halo_emitter.hpp.
+std::string halo_var(int k, const char *what);
 /// The dim of a plain index expression.
 inline int plain_dim(const IndexExpr &e) { return e.terms.front().dim; }
 

@@ -33,18 +33,25 @@ std::vector<DimPlan> plan_dims(const Problem &p, const Tiling &tiling) {
   return dims;
 }
 
-/// Box extents, storage order and strides of a tile allocated with the loops `above` entered;
-/// `block` > 0 packs the contiguous position in blocks of that many.
-void shape_tile(TilePlan &t, const std::vector<DimPlan> &dims, int contiguous, std::int64_t block) {
-  t.extent.clear();
+/// Box extents of a tile allocated with the loops `above` entered.
+std::vector<std::int64_t> box_extents(const TilePlan &t, const std::vector<DimPlan> &dims) {
+  std::vector<std::int64_t> out;
   for (const IndexExpr &e : t.access.indices) {
     std::int64_t span = 1;
     for (const IndexTerm &term : e.terms) {
       const DimPlan &d = dims[static_cast<size_t>(term.dim)];
       span += term.coef * ((contains(t.above, term.dim) ? d.tile : d.padded()) - 1);
     }
-    t.extent.push_back(span);
+    out.push_back(span);
   }
+  return out;
+}
+
+/// Storage order and strides of a tile of `extent`; `block` > 0 packs the contiguous position in
+/// blocks of that many.
+void lay_out(TilePlan &t, std::vector<std::int64_t> extent, const std::vector<DimPlan> &dims,
+             int contiguous, std::int64_t block) {
+  t.extent = std::move(extent);
   t.order.clear();
   for (int p = 0; p < static_cast<int>(t.extent.size()); ++p)
     if (p != contiguous)
@@ -54,19 +61,24 @@ void shape_tile(TilePlan &t, const std::vector<DimPlan> &dims, int contiguous, s
   const size_t last = static_cast<size_t>(t.order.back());
   t.block = block > 0 ? block : t.extent[last];
   // Row-major over the other positions, each step spanning one block row.
-  std::vector<std::int64_t> position_stride(t.extent.size(), 0);
+  t.position_stride.assign(t.extent.size(), 0);
   std::int64_t stride = t.block;
   for (auto it = t.order.rbegin() + 1; it != t.order.rend(); ++it) {
-    position_stride[static_cast<size_t>(*it)] = stride;
+    t.position_stride[static_cast<size_t>(*it)] = stride;
     stride *= t.extent[static_cast<size_t>(*it)];
   }
   // Along the contiguous position: 1, or per unit between the blocks of a packed tile.
-  position_stride[last] = t.block == t.extent[last] ? 1 : stride / t.block;
+  t.position_stride[last] = t.block == t.extent[last] ? 1 : stride / t.block;
   t.words = stride / t.block * t.extent[last];
   t.dim_stride.assign(dims.size(), 0);
   for (size_t p = 0; p < t.access.indices.size(); ++p)
     for (const IndexTerm &term : t.access.indices[p].terms)
-      t.dim_stride[static_cast<size_t>(term.dim)] += term.coef * position_stride[p];
+      t.dim_stride[static_cast<size_t>(term.dim)] += term.coef * t.position_stride[p];
+}
+
+/// Box extents, storage order and strides of a tile allocated with the loops `above` entered.
+void shape_tile(TilePlan &t, const std::vector<DimPlan> &dims, int contiguous, std::int64_t block) {
+  lay_out(t, box_extents(t, dims), dims, contiguous, block);
 }
 
 TilePlan plan_tensor_tile(const Problem &p, const Dataflow &df, int tensor,
@@ -88,8 +100,18 @@ TilePlan plan_tensor_tile(const Problem &p, const Dataflow &df, int tensor,
   return t;
 }
 
+/// The halo whose dim index `e` holds, or -1.
+int halo_of(const std::vector<HaloPlan> &halos, const IndexExpr &e) {
+  for (size_t k = 0; k < halos.size(); ++k)
+    if (e.coefficient(halos[k].dim) != 0)
+      return static_cast<int>(k);
+  return -1;
+}
+
+/// The operator's loops in the micro-kernel: each dim of its iteration, or for a producer's
+/// dim read through a window, the positions of its halo.
 OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
-               const std::vector<DimPlan> &dims) {
+               const SegmentPlan &plan) {
   const ProblemOp &op = p.ops[static_cast<size_t>(o)];
   OpPlan out;
   out.name = p.op(o).name;
@@ -101,14 +123,93 @@ OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
   out.rows = rows;
   out.macs_per_tile = 1;
   const TensorAccess &c = op.accesses.back();
-  for (int d : op.dims) {
-    out.macs_per_tile *= dims[static_cast<size_t>(d)].tile;
+  for (const IndexExpr &e : op.iteration) {
+    if (const int k = o == 0 ? halo_of(plan.halos, e) : -1; k >= 0) {
+      out.outer_dims.push_back(plan.halos[static_cast<size_t>(k)].position_dim);
+      continue;
+    }
+    const int d = e.terms.front().dim;
+    out.macs_per_tile *= plan.dims[static_cast<size_t>(d)].tile;
     if (!c.uses(d))
       out.reduction_dims.push_back(d);
     else if (d != r.row_dim && d != r.vec_dim)
       out.outer_dims.push_back(d);
   }
   return out;
+}
+
+/// The halos of a pair fused through windows, each with its positions as a dim of the plan.
+std::vector<HaloPlan> plan_halos(const Problem &p, const Dataflow &df,
+                                 std::vector<DimPlan> &dims) {
+  std::vector<HaloPlan> out;
+  if (p.links.empty())
+    return out;
+  const ProblemLink &link = p.links.front();
+  const TensorAccess &inter = p.tensors[static_cast<size_t>(link.intermediate)].access;
+  for (int h : link.halo_dims) {
+    HaloPlan halo;
+    halo.dim = h;
+    for (size_t a = 0; a < inter.indices.size(); ++a)
+      if (inter.indices[a].coefficient(h) != 0)
+        halo.axis = static_cast<int>(a);
+    const IndexExpr &e = inter.indices[static_cast<size_t>(halo.axis)];
+    const auto at = std::find(df.prefix.begin(), df.prefix.end(), h);
+    halo.looped = at != df.prefix.end();
+    halo.stride = e.coefficient(h);
+    halo.step = halo.stride * dims[static_cast<size_t>(h)].tile;
+    halo.offset = e.offset;
+    halo.window = 1;
+    for (const IndexTerm &t : e.terms) {
+      const DimPlan &d = dims[static_cast<size_t>(t.dim)];
+      halo.window += t.coef * ((t.dim == h && halo.looped ? d.tile : d.padded()) - 1);
+    }
+    halo.cached = contains(df.cached.at(0), h);
+    halo.overlap = p.halo_overlap(0, h, df.cached);
+    halo.begin = link.halo_range(h).begin;
+    halo.end = link.halo_range(h).end;
+    if (halo.cached)
+      for (auto it = at + 1; it != df.prefix.end(); ++it)
+        if (!inter.uses(*it))
+          halo.save_at_last.push_back(*it);
+    halo.position_dim = static_cast<int>(dims.size());
+    dims.push_back({index_text(e, p.workload->dims), halo.window, halo.window, 1});
+    out.push_back(halo);
+  }
+  return out;
+}
+
+/// Along a halo's positions, the producer's tiles step as the dim does divided by its stride.
+void set_position_strides(SegmentPlan &plan) {
+  for (const HaloPlan &halo : plan.halos)
+    for (int t : plan.problem->ops[0].tensors) {
+      TilePlan &tile = plan.tiles[static_cast<size_t>(t)];
+      tile.dim_stride[static_cast<size_t>(halo.position_dim)] =
+          tile.dim_stride[static_cast<size_t>(halo.dim)] / halo.stride;
+    }
+}
+
+/// The overlap store of each cached halo: the intermediate's tile around the dim's loop, but
+/// `overlap` positions along its axis (Problem::halo_overlap), in the intermediate's order.
+void plan_overlap_stores(SegmentPlan &plan, const Dataflow &df) {
+  const Problem &p = *plan.problem;
+  const TilePlan &inter = plan.tiles[static_cast<size_t>(p.links.front().intermediate)];
+  for (size_t k = 0; k < plan.halos.size(); ++k) {
+    HaloPlan &halo = plan.halos[k];
+    if (!halo.cached)
+      continue;
+    TilePlan store;
+    store.halo = static_cast<int>(k);
+    store.name = "overlap of " + inter.name + " along " + p.dim_name(halo.dim);
+    store.role = TensorRole::Intermediate;
+    store.access = inter.access;
+    store.above.assign(df.prefix.begin(),
+                       std::find(df.prefix.begin(), df.prefix.end(), halo.dim));
+    std::vector<std::int64_t> extent = box_extents(store, plan.dims);
+    extent[static_cast<size_t>(halo.axis)] = halo.overlap;
+    lay_out(store, std::move(extent), plan.dims, inter.order.back(), 0);
+    halo.store_tile = static_cast<int>(plan.tiles.size());
+    plan.tiles.push_back(std::move(store));
+  }
 }
 
 void refuse_unsupported_ops(const Problem &p) {
@@ -118,12 +219,6 @@ void refuse_unsupported_ops(const Problem &p) {
                     std::to_string(p.ops.size()) +
                     "; the emitter executes single operators and fused pairs (search with "
                     "--max-fused 2)");
-  if (!p.halo_dims.empty())
-    throw UserError("ops '" + p.op(0).name + "' and '" + p.op(1).name +
-                    "' are fused through a window (a halo on '" +
-                    p.tensors[static_cast<size_t>(p.links.front().intermediate)].name +
-                    "'); the emitter executes fused pairs that read their intermediate with bare "
-                    "dimensions only");
   for (size_t o = 0; o < p.ops.size(); ++o) {
     const Operator &op = p.op(static_cast<int>(o));
     if (op.einsum.inputs.size() != 2)
@@ -137,6 +232,9 @@ void refuse_unsupported_ops(const Problem &p) {
       if (p.fused() && o == 1)
         throw UserError("softmax op '" + attached.name + "' on the output of fused op '" + op.name +
                         "' is not executed: the model counts no pass for it");
+      if (!p.halo_dims.empty())
+        throw UserError("softmax op '" + attached.name + "' on '" + op.name +
+                        "', fused through a window: the emitter executes no softmax over halos");
     }
   }
 }
@@ -233,6 +331,7 @@ SegmentPlan plan_segment(const Problem &problem, const Candidate &candidate, con
   SegmentPlan plan;
   plan.problem = &problem;
   plan.dims = plan_dims(problem, tiling);
+  plan.halos = plan_halos(problem, df, plan.dims);
   plan.description = describe(problem, candidate) + " | tiles";
   for (int d : problem.dims)
     if (!problem.is_window[static_cast<size_t>(d)])
@@ -251,9 +350,12 @@ SegmentPlan plan_segment(const Problem &problem, const Candidate &candidate, con
   for (size_t t = 0; t < problem.tensors.size(); ++t)
     plan.tiles.push_back(
         plan_tensor_tile(problem, df, static_cast<int>(t), plan.dims, contiguous[t], blocks[t]));
+  if (!plan.halos.empty())
+    set_position_strides(plan);
   for (size_t o = 0; o < problem.ops.size(); ++o)
-    plan.ops.push_back(plan_op(problem, static_cast<int>(o), roles[o], rows[o], plan.dims));
+    plan.ops.push_back(plan_op(problem, static_cast<int>(o), roles[o], rows[o], plan));
   plan.softmax = plan_softmax(problem, df, plan);
+  plan_overlap_stores(plan, df);
   codegen::build_steps(plan, df);
   return plan;
 }

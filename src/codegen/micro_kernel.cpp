@@ -105,8 +105,13 @@ void emit_compute(CodeWriter &out, const SegmentPlan &plan, int segment, int op,
   const std::int64_t mr = o.rows;
   const std::int64_t nr = target.col_block();
   const std::int64_t blocks_i = (rows + mr - 1) / mr, blocks_j = (cols + nr - 1) / nr;
+  std::string counts; // the positions of each halo, known at run time
+  for (int d : o.outer_dims)
+    if (const int k = halo_of_position(plan, d); k >= 0)
+      counts += ", i64 n" + std::to_string(k);
   out.open("void " + compute_function(segment, plan, op) +
-           "(const float *__restrict a, const float *__restrict b, float *__restrict c)");
+           "(const float *__restrict a, const float *__restrict b, float *__restrict c" + counts +
+           ")");
   if (target.cores > 1 && o.macs_per_tile >= kParallelMacs) {
     out.line("#ifdef _OPENMP");
     out.line("#pragma omp parallel for collapse(" + std::to_string(o.outer_dims.size() + 2) +
@@ -117,8 +122,11 @@ void emit_compute(CodeWriter &out, const SegmentPlan &plan, int segment, int op,
   for (size_t k = 0; k < o.outer_dims.size(); ++k) {
     const int d = o.outer_dims[k];
     const std::string var = "o" + std::to_string(k);
+    const int halo = halo_of_position(plan, d);
     out.open("for (i64 " + var + " = 0; " + var + " < " +
-             std::to_string(plan.dims[static_cast<size_t>(d)].tile) + "; ++" + var + ")");
+             (halo >= 0 ? "n" + std::to_string(halo)
+                        : std::to_string(plan.dims[static_cast<size_t>(d)].tile)) +
+             "; ++" + var + ")");
     a_terms.push_back(times(var, at(s.a, d)));
     b_terms.push_back(times(var, at(s.b, d)));
     c_terms.push_back(times(var, at(s.c, d)));

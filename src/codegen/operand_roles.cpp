@@ -47,7 +47,10 @@ std::vector<OpRoles> role_options(const Problem &problem, int o) {
   const ProblemOp &op = problem.ops[static_cast<size_t>(o)];
   const TensorAccess &out = op.accesses.back();
   std::vector<OpRoles> options;
+  // A producer's positions read through a window are counted at run time: never rows or lanes.
   for (const IndexExpr &je : out.indices) {
+    if (!je.is_plain())
+      continue;
     const int j = je.terms[0].dim;
     const bool in0 = op.accesses[0].uses(j);
     const bool in1 = op.accesses[1].uses(j);
@@ -59,7 +62,7 @@ std::vector<OpRoles> role_options(const Problem &problem, int o) {
     const int a = 1 - b;
     for (const IndexExpr &ie : out.indices) {
       const int i = ie.terms[0].dim;
-      if (i != j && op.accesses[static_cast<size_t>(a)].uses(i) &&
+      if (ie.is_plain() && i != j && op.accesses[static_cast<size_t>(a)].uses(i) &&
           !op.accesses[static_cast<size_t>(b)].uses(i))
         options.push_back({a, b, i, j});
     }

@@ -111,13 +111,14 @@ bool clip(const std::array<i64, R> &shape, const std::array<i64, R> &lo,
 }
 
 /// Calls run(array_offset, tile_offset, length, tile_step) for every run of the clipped box along
-/// the array's contiguous last position. The tile stores the box in `order` (the last position
-/// contiguous) with that position packed in blocks of `blk` (blocks outermost); a run is cut at
-/// block boundaries, so it is contiguous in the tile unless the tile transposes it.
+/// the array's contiguous last position. The tile, of extents `layout` (at least the box's), stores
+/// the box from its origin in `order` (the last position contiguous) with that position packed in
+/// blocks of `blk` (blocks outermost); a run is cut at block boundaries, so it is contiguous in
+/// the tile unless the tile transposes it.
 template <std::size_t R, class Run>
 void for_each_run(const float *array, const std::array<i64, R> &shape, const std::array<i64, R> &lo,
-                  const std::array<i64, R> &ext, const std::array<int, R> &order, i64 blk,
-                  Run run) {
+                  const std::array<i64, R> &ext, const std::array<i64, R> &layout,
+                  const std::array<int, R> &order, i64 blk, Run run) {
   std::array<i64, R> from{}, count{};
   if (!clip(shape, lo, ext, from, count))
     return;
@@ -132,7 +133,7 @@ void for_each_run(const float *array, const std::array<i64, R> &shape, const std
   s = blk;
   for (std::size_t k = R - 1; k-- > 0;) {
     tile_stride[static_cast<std::size_t>(order[k])] = s;
-    s *= ext[static_cast<std::size_t>(order[k])];
+    s *= layout[static_cast<std::size_t>(order[k])];
   }
   const i64 block_words = s; // one block of the contiguous position, every other position whole
   std::array<i64, R> x{};
@@ -176,30 +177,61 @@ void for_each_run(const float *array, const std::array<i64, R> &shape, const std
     to[e * to_step] = from[e * from_step];
 }
 
-/// DMA-style copy of a box of a DRAM array into a tile; elements outside the array read zero.
+/// DMA-style copy of a box of a DRAM array into a tile of extents `layout` (the box from its
+/// origin); elements outside the array read zero. Returns the box's words, the DRAM words moved.
+template <std::size_t R>
+i64 copy_in_box(float *tile, const float *src, const std::array<i64, R> &shape,
+                const std::array<i64, R> &lo, const std::array<i64, R> &ext,
+                const std::array<i64, R> &layout, const std::array<int, R> &order, i64 blk) {
+  i64 words = 1, layout_words = 1;
+  bool inside = true;
+  for (std::size_t p = 0; p < R; ++p) {
+    words *= ext[p];
+    layout_words *= layout[p];
+    inside = inside && lo[p] >= 0 && lo[p] + ext[p] <= shape[p];
+  }
+  if (!inside)
+    std::memset(tile, 0, static_cast<std::size_t>(layout_words) * sizeof(float));
+  for_each_run<R>(src, shape, lo, ext, layout, order, blk,
+                  [&](i64 a, i64 t, i64 n, i64 step) { copy_run(tile + t, step, src + a, 1, n); });
+  return words;
+}
+/// copy_in_box of a box that fills its tile.
 template <std::size_t R>
 void copy_in(float *tile, const float *src, const std::array<i64, R> &shape,
              const std::array<i64, R> &lo, const std::array<i64, R> &ext,
              const std::array<int, R> &order, i64 blk) {
-  i64 words = 1;
-  bool inside = true;
-  for (std::size_t p = 0; p < R; ++p) {
-    words *= ext[p];
-    inside = inside && lo[p] >= 0 && lo[p] + ext[p] <= shape[p];
-  }
-  if (!inside)
-    std::memset(tile, 0, static_cast<std::size_t>(words) * sizeof(float));
-  for_each_run<R>(src, shape, lo, ext, order, blk,
-                  [&](i64 a, i64 t, i64 n, i64 step) { copy_run(tile + t, step, src + a, 1, n); });
+  copy_in_box<R>(tile, src, shape, lo, ext, ext, order, blk);
 }
-
 /// DMA-style copy of a tile back into a DRAM array; elements outside the array are skipped.
 template <std::size_t R>
 void copy_out(const float *tile, float *dst, const std::array<i64, R> &shape,
               const std::array<i64, R> &lo, const std::array<i64, R> &ext,
               const std::array<int, R> &order, i64 blk) {
-  for_each_run<R>(dst, shape, lo, ext, order, blk,
+  for_each_run<R>(dst, shape, lo, ext, ext, order, blk,
                   [&](i64 a, i64 t, i64 n, i64 step) { copy_run(dst + a, 1, tile + t, step, n); });
+}
+/// A box of `count` elements between two arena tiles of per-position strides (overlap stores).
+template <std::size_t R>
+void copy_region(float *to, const std::array<i64, R> &to_stride, const float *from,
+                 const std::array<i64, R> &from_stride, const std::array<i64, R> &count) {
+  std::array<i64, R> x{};
+  for (std::size_t p = 0; p < R; ++p)
+    if (count[p] <= 0)
+      return;
+  for (;;) {
+    i64 a = 0, b = 0;
+    for (std::size_t p = 0; p < R; ++p) {
+      a += x[p] * to_stride[p];
+      b += x[p] * from_stride[p];
+    }
+    to[a] = from[b];
+    std::size_t p = R;
+    while (p > 0 && ++x[p - 1] == count[p - 1])
+      x[--p] = 0;
+    if (p == 0)
+      return;
+  }
 }
 
 [[maybe_unused]] inline void zero(float *p, i64 words) {

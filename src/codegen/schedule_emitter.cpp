@@ -2,6 +2,7 @@
 // like the schedule (prefix loops, then each operator's sub-nest).
 #include "schedule_emitter.hpp"
 
+#include "halo_emitter.hpp"
 #include "micro_kernel.hpp"
 #include "softmax_emitter.hpp"
 
@@ -21,6 +22,7 @@ public:
     out_.line("static_assert(" + num(plan_.peak_words) + " <= kGbWords, \"segment " +
               num(segment_) + " needs " + num(plan_.peak_words) +
               " words of global buffer at its peak, more than '" + gb_name + "' holds\");");
+    emit_halo_ranges(out_, plan_, -1);
     for (size_t k = 0; k < plan_.steps.size(); ++k)
       step(k);
     out_.close();
@@ -44,6 +46,10 @@ private:
   void allocate(int t) {
     const TilePlan &x = tile(t);
     const std::string at = "gb + " + num(x.offset);
+    if (x.halo >= 0) { // an overlap store: no DRAM array, filled by the first step
+      out_.line("zero(" + at + ", " + num(x.words) + "); // " + x.name);
+      return;
+    }
     if (x.tensor < 0) { // the online softmax's state: no DRAM array, no counter entry
       out_.line("softmax_state_init(" + at + ", " + num(x.words / 3) + "); // " + x.name);
       return;
@@ -53,7 +59,11 @@ private:
         copy("copy_in", t) + " dram_reads[" + words_entry(t) + "] += " + num(x.words) + ";";
     switch (x.role) {
     case TensorRole::Input:
-      out_.line(load + " // " + x.name);
+      if (follows_halos(plan_, t))
+        out_.line(halo_box_load(plan_, t, "dram_reads[" + words_entry(t) + "]") + " // " + x.name +
+                  ": what the positions computed read");
+      else
+        out_.line(load + " // " + x.name);
       return;
     case TensorRole::Intermediate:
       out_.line(zero + " // " + x.name + " (intermediate, never leaves the arena)");
@@ -85,12 +95,13 @@ private:
   void compute(const Step &s) {
     const OpPlan &o = plan_.ops[static_cast<size_t>(s.op)];
     out_.line(compute_function(segment_, plan_, s.op) + "(" +
-              tile_pointer(plan_, o.a_tile, s.entered) + ", " +
-              tile_pointer(plan_, o.b_tile, s.entered) + ", " +
-              tile_pointer(plan_, o.c_tile, s.entered) + ");");
+              operand_pointer(plan_, s.op, o.a_tile, s.entered) + ", " +
+              operand_pointer(plan_, s.op, o.b_tile, s.entered) + ", " +
+              operand_pointer(plan_, s.op, o.c_tile, s.entered) + halo_counts(plan_, s.op) +
+              ");");
     out_.line("macs[" +
               num(counters_.mac_entry[static_cast<size_t>(segment_)][static_cast<size_t>(s.op)]) +
-              "] += " + num(o.macs_per_tile) + ";");
+              "] += " + macs_expression(plan_, s.op) + ";");
   }
 
   void step(size_t k) {
@@ -104,6 +115,7 @@ private:
                 (d.padded() == d.size
                      ? ""
                      : " (padded to " + num(d.padded()) + " of " + num(d.size) + ")"));
+      emit_halo_ranges(out_, plan_, s.dim);
       return;
     }
     case StepKind::LoopEnd:
@@ -122,6 +134,10 @@ private:
     case StepKind::Rescale:
     case StepKind::Normalize:
       out_.line(softmax_step_statement(plan_, segment_, k));
+      return;
+    case StepKind::HaloLoad:
+    case StepKind::HaloSave:
+      out_.line(overlap_copy(plan_, s));
       return;
     }
   }

@@ -78,6 +78,11 @@ private:
       allocate(plan_.softmax.state_tile);
       held.push_back(plan_.softmax.state_tile);
     }
+    for (const HaloPlan &halo : plan_.halos)
+      if (halo.cached && static_cast<int>(k) < prefix_length() && df_.prefix[k] == halo.dim) {
+        allocate(halo.store_tile); // around the dim's loop
+        held.push_back(halo.store_tile);
+      }
     if (static_cast<int>(k) == prefix_length())
       subnests();
     else
@@ -85,10 +90,19 @@ private:
     release(held);
   }
 
+  /// Steps of `kind` on every overlap store.
+  void halo_steps(StepKind kind) {
+    for (const HaloPlan &halo : plan_.halos)
+      if (halo.cached)
+        emit(kind, -1, halo.store_tile);
+  }
+
   void subnests() {
+    halo_steps(StepKind::HaloLoad);
     subnest_level(0, 0);
     if (!problem().fused())
       return;
+    halo_steps(StepKind::HaloSave);
     if (plan_.softmax.form == SoftmaxForm::Whole || online())
       emit(StepKind::Softmax);
     if (rescale_regions())

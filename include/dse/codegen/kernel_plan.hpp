@@ -38,9 +38,11 @@ struct DimPlan {
   std::int64_t padded() const { return tile * trips; }
 };
 
-/// The tile of one tensor (or of the online-softmax state) in the global-buffer arena.
+/// The tile of one tensor (or of the online-softmax state, or of an overlap store) in the
+/// global-buffer arena.
 struct TilePlan {
-  int tensor = -1; // problem tensor; -1 for the softmax state
+  int tensor = -1; // problem tensor; -1 for the softmax state and the overlap stores
+  int halo = -1;   // an overlap store: the SegmentPlan::halos entry it keeps the overlap of
   std::string name;
   TensorRole role = TensorRole::Input;
   TensorAccess access;    // index expressions (state: the intermediate's, less the softmax dim)
@@ -53,9 +55,35 @@ struct TilePlan {
   /// Per workload dim: words between neighbours (0: unused); for the blocked dim, between
   /// neighbouring blocks divided by the block size.
   std::vector<std::int64_t> dim_stride;
+  std::vector<std::int64_t> position_stride; // per index position (unblocked tiles)
   std::vector<int> revisit_loops; // output: loops above its depth that do not index it
   std::int64_t words = 0;
   std::int64_t offset = 0; // arena offset, fixed by the scope nesting
+};
+
+/// A halo dim of a pair fused through a window (docs/DEPTH_FIRST.md §5). Along the intermediate's
+/// index `axis`, step t of the dim's loop reads the window [origin, origin + window) with origin
+/// = offset + t * step; the producer computes its positions inside [begin, end), but for the
+/// first `overlap` ones after the first step when the dim is cached (they come from the overlap
+/// store). Its micro-kernel runs over those positions (`position_dim`, a count known at run time).
+struct HaloPlan {
+  int dim = -1;          // the consumer's dim
+  int position_dim = -1; // SegmentPlan::dims entry of the positions the producer computes
+  int axis = -1;         // index position of the intermediate
+  bool looped = false;   // a prefix loop (else one step spans the dim whole)
+  std::int64_t stride = 1; // the dim's coefficient in the intermediate's index
+  std::int64_t step = 0;
+  std::int64_t offset = 0;
+  std::int64_t window = 0;
+  std::int64_t overlap = 0;
+  std::int64_t begin = 0;
+  std::int64_t end = 0;
+  bool cached = false;
+  int store_tile = -1; // cached: the overlap store, allocated around the dim's loop
+  /// Cached: prefix loops inside the dim's that do not index the intermediate; the store takes
+  /// the window's last positions at their last trip only (earlier trips still need the previous
+  /// window's).
+  std::vector<int> save_at_last;
 };
 
 /// How an operator's tile computation maps onto the micro-kernel:
@@ -69,8 +97,9 @@ struct OpPlan {
   int vec_dim = -1;                // j
   int rows = 1;                    // register rows per block (MR of this op)
   std::vector<int> outer_dims;     // other output dims, looped around the micro-kernel
+                                   // (halo positions included, counted at run time)
   std::vector<int> reduction_dims; // window dims included
-  std::int64_t macs_per_tile = 0;  // padded, as the model counts them
+  std::int64_t macs_per_tile = 0;  // padded, as the model counts them (per halo position)
 };
 
 enum class SoftmaxForm {
@@ -101,6 +130,8 @@ enum class StepKind {
   Softmax,   // the fused softmax step on the intermediate region
   Rescale,   // tile: online softmax, before new contributions (skipped at the dim's first trip)
   Normalize, // tile: online softmax, after the dim's last trip
+  HaloLoad,  // halo (in `tile`): the overlap from its store, before the producer runs
+  HaloSave,  // halo (in `tile`): the window's last positions into its store, after it ran
 };
 
 struct Step {
@@ -115,8 +146,9 @@ struct SegmentPlan {
   const Problem *problem = nullptr;
   std::string description;     // the dataflow and tiles, one line
   std::vector<DimPlan> dims;   // per workload dim (dims outside the segment: size 1)
-  std::vector<TilePlan> tiles; // per problem tensor, then the softmax state if any
+  std::vector<TilePlan> tiles; // per problem tensor, then the softmax state, the overlap stores
   std::vector<OpPlan> ops;     // per problem op
+  std::vector<HaloPlan> halos; // a pair fused through windows: per halo dim
   SoftmaxPlan softmax;
   std::vector<Step> steps;
   std::int64_t peak_words = 0; // most arena words live at once (softmax pass excluded)

@@ -1,0 +1,206 @@
+// Halo emission: run-time position ranges, input boxes that follow them, pointers into the
+// windows, MACs per computed position, and the overlap stores' copies.
+#include "halo_emitter.hpp"
+
+#include <algorithm>
+
+#include "emit_common.hpp"
+
+namespace dse::codegen {
+
+namespace {
+
+std::string num(std::int64_t v) { return std::to_string(v); }
+
+bool contains(const std::vector<int> &v, int x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+const TilePlan &tile_of(const SegmentPlan &plan, int t) {
+  return plan.tiles[static_cast<size_t>(t)];
+}
+
+int intermediate(const SegmentPlan &plan) { return plan.problem->links.front().intermediate; }
+
+/// The halo whose dim index `e` holds, or -1.
+int halo_in(const SegmentPlan &plan, const IndexExpr &e) {
+  for (size_t k = 0; k < plan.halos.size(); ++k)
+    if (e.coefficient(plan.halos[k].dim) != 0)
+      return static_cast<int>(k);
+  return -1;
+}
+
+std::vector<int> without_halo_dims(const SegmentPlan &plan, const std::vector<int> &entered) {
+  std::vector<int> out;
+  for (int d : entered)
+    if (std::none_of(plan.halos.begin(), plan.halos.end(),
+                     [&](const HaloPlan &h) { return h.dim == d; }))
+      out.push_back(d);
+  return out;
+}
+
+/// Along its halo axis, input `x` reads position c * q + own_offset + (its own window) for each
+/// position q of the intermediate: c and the span of its own window.
+struct InputAxis {
+  std::int64_t coef = 1;
+  std::int64_t offset = 0;
+  std::int64_t own_span = 1;
+};
+
+InputAxis input_axis(const SegmentPlan &plan, const TilePlan &x, size_t axis, const HaloPlan &h) {
+  const IndexExpr &e = x.access.indices[axis];
+  const IndexExpr &read =
+      tile_of(plan, intermediate(plan)).access.indices[static_cast<size_t>(h.axis)];
+  InputAxis out;
+  out.coef = e.coefficient(h.dim) / h.stride;
+  out.offset = e.offset - out.coef * h.offset;
+  for (const IndexTerm &t : e.terms)
+    if (read.coefficient(t.dim) == 0) {
+      const DimPlan &d = plan.dims[static_cast<size_t>(t.dim)];
+      out.own_span += t.coef * ((contains(x.above, t.dim) ? d.tile : d.padded()) - 1);
+    }
+  return out;
+}
+
+} // namespace
+
+void emit_halo_ranges(CodeWriter &out, const SegmentPlan &plan, int dim) {
+  for (size_t k = 0; k < plan.halos.size(); ++k) {
+    const HaloPlan &h = plan.halos[k];
+    if (dim >= 0 ? !h.looped || h.dim != dim : h.looped)
+      continue;
+    const int ki = static_cast<int>(k);
+    const std::string step = h.looped ? loop_var(plan, h.dim) : "0";
+    out.line("// " + plan.dims[static_cast<size_t>(h.position_dim)].name + ": window [" +
+             halo_var(ki, "lo") + ", +" + num(h.window) + "), computed within [" + num(h.begin) +
+             ", " + num(h.end) + ")" +
+             (h.cached ? ", the first " + num(h.overlap) + " kept from the step before" : ""));
+    out.line("const i64 " + halo_var(ki, "lo") + " = " +
+             sum_of({h.looped ? step + " * " + num(h.step) : "", num(h.offset)}) + ";");
+    const std::string kept = h.cached ? " + (" + step + " > 0 ? " + num(h.overlap) + " : 0)" : "";
+    out.line("const i64 " + halo_var(ki, "first") + " = std::max<i64>(" + halo_var(ki, "lo") +
+             kept + ", " + num(h.begin) + ");");
+    out.line("const i64 " + halo_var(ki, "n") + " = std::max<i64>(std::min<i64>(" +
+             halo_var(ki, "lo") + " + " + num(h.window) + ", " + num(h.end) + ") - " +
+             halo_var(ki, "first") + ", 0);");
+  }
+}
+
+bool follows_halos(const SegmentPlan &plan, int tile) {
+  if (plan.halos.empty() || tile >= static_cast<int>(plan.problem->tensors.size()))
+    return false;
+  const TilePlan &x = tile_of(plan, tile);
+  return x.role == TensorRole::Input && plan.problem->tensors[static_cast<size_t>(tile)].owner == 0 &&
+         std::any_of(x.access.indices.begin(), x.access.indices.end(),
+                     [&](const IndexExpr &e) { return halo_in(plan, e) >= 0; });
+}
+
+std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &counter) {
+  const TilePlan &x = tile_of(plan, tile);
+  std::vector<std::string> origin = box_origin(plan, tile);
+  std::vector<std::string> extent;
+  for (std::int64_t e : x.extent)
+    extent.push_back(num(e));
+  std::vector<std::string> nonempty;
+  for (size_t a = 0; a < x.access.indices.size(); ++a) {
+    const int k = halo_in(plan, x.access.indices[a]);
+    if (k < 0)
+      continue;
+    const HaloPlan &h = plan.halos[static_cast<size_t>(k)];
+    const InputAxis in = input_axis(plan, x, a, h);
+    // Held under the halo's loop: the positions of this step; above it: all of them.
+    const bool per_step = contains(x.above, h.dim);
+    const std::string first = per_step ? halo_var(k, "first") : num(h.begin);
+    const std::string count = per_step ? halo_var(k, "n") : num(h.end - h.begin);
+    origin[a] = sum_of({num(in.coef) + " * " + first, num(in.offset)});
+    extent[a] = num(in.coef) + " * (" + count + " - 1) + " + num(in.own_span);
+    if (per_step)
+      nonempty.push_back(halo_var(k, "n") + " > 0");
+  }
+  std::string when;
+  for (const std::string &c : nonempty)
+    when += (when.empty() ? "if (" : " && ") + c;
+  const std::string rank = num(static_cast<std::int64_t>(x.extent.size()));
+  return (when.empty() ? "" : when + ") ") + counter + " += copy_in_box<" + rank + ">(gb + " +
+         num(x.offset) + ", " + dram_array(x.name) + ".data(), " + dram_shape(x.name) + ", " +
+         braced(origin) + ", " + braced(extent) + ", " + braced(x.extent) + ", " +
+         braced(x.order) + ", " + num(x.block) + ");";
+}
+
+std::string operand_pointer(const SegmentPlan &plan, int op, int tile,
+                            const std::vector<int> &entered) {
+  if (op != 0 || plan.halos.empty())
+    return tile_pointer(plan, tile, entered);
+  const TilePlan &x = tile_of(plan, tile);
+  std::vector<std::string> terms{tile_pointer(plan, tile, without_halo_dims(plan, entered))};
+  for (size_t k = 0; k < plan.halos.size(); ++k) {
+    const HaloPlan &h = plan.halos[k];
+    const std::int64_t stride = x.dim_stride[static_cast<size_t>(h.position_dim)];
+    if (stride == 0 || (tile != intermediate(plan) && contains(x.above, h.dim)))
+      continue; // the input's box starts at the first position computed
+    // The intermediate's window starts at lo; an input held above the loop at `begin`.
+    const std::string from = tile == intermediate(plan) ? halo_var(static_cast<int>(k), "lo")
+                                                        : num(h.begin);
+    terms.push_back("(" + halo_var(static_cast<int>(k), "first") + " - " + from + ") * " +
+                    num(stride));
+  }
+  return sum_of(terms);
+}
+
+std::string halo_counts(const SegmentPlan &plan, int op) {
+  std::string out;
+  for (int d : plan.ops[static_cast<size_t>(op)].outer_dims)
+    if (const int k = halo_of_position(plan, d); k >= 0)
+      out += ", " + halo_var(k, "n");
+  return out;
+}
+
+std::string macs_expression(const SegmentPlan &plan, int op) {
+  std::string out = num(plan.ops[static_cast<size_t>(op)].macs_per_tile);
+  for (int d : plan.ops[static_cast<size_t>(op)].outer_dims)
+    if (const int k = halo_of_position(plan, d); k >= 0)
+      out += " * " + halo_var(k, "n");
+  return out;
+}
+
+std::string overlap_copy(const SegmentPlan &plan, const Step &step) {
+  const TilePlan &store = tile_of(plan, step.tile);
+  const HaloPlan &h = plan.halos[static_cast<size_t>(store.halo)];
+  const int inter_tile = intermediate(plan);
+  const TilePlan &inter = tile_of(plan, inter_tile);
+  // The current region of the intermediate, but only the overlap along the halo's axis.
+  std::vector<std::int64_t> count;
+  for (size_t a = 0; a < inter.extent.size(); ++a) {
+    const IndexExpr &e = inter.access.indices[a];
+    const int d = plain_dim(e);
+    if (static_cast<int>(a) == h.axis)
+      count.push_back(h.overlap);
+    else if (e.is_plain() && contains(step.entered, d) && !contains(inter.above, d))
+      count.push_back(plan.dims[static_cast<size_t>(d)].tile);
+    else
+      count.push_back(inter.extent[a]);
+  }
+  std::vector<int> outside_store;
+  for (int d : step.entered)
+    if (d != h.dim)
+      outside_store.push_back(d);
+  const std::string rank = num(static_cast<std::int64_t>(count.size()));
+  const std::string kept = tile_pointer(plan, step.tile, outside_store);
+  const std::string region = tile_pointer(plan, inter_tile, step.entered);
+  if (step.kind == StepKind::HaloLoad)
+    return "if (" + loop_var(plan, h.dim) + " > 0) copy_region<" + rank + ">(" + region + ", " +
+           braced(inter.position_stride) + ", " + kept + ", " + braced(store.position_stride) +
+           ", " + braced(count) + "); // " + store.name;
+  const std::string tail =
+      sum_of({region, num((h.window - h.overlap) *
+                          inter.position_stride[static_cast<size_t>(h.axis)])});
+  std::string when;
+  for (int d : h.save_at_last)
+    when += (when.empty() ? "if (" : " && ") + loop_var(plan, d) +
+            " == " + num(plan.dims[static_cast<size_t>(d)].trips - 1);
+  return (when.empty() ? "" : when + ") ") + "copy_region<" + rank + ">(" + kept + ", " +
+         braced(store.position_stride) + ", " + tail + ", " + braced(inter.position_stride) +
+         ", " + braced(count) + "); // " + store.name;
+}
+
+} // namespace dse::codegen

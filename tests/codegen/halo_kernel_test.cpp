@@ -1,0 +1,93 @@
+// Emitted kernels of pairs fused through windows: every halo recomputed or kept in its overlap
+// store, strided and padded windows, the producer's input held per step or across the halo's
+// loop; outputs equal the reference and every DRAM word and MAC equals the model's count.
+#include "codegen/kernel_fixture.hpp"
+
+#include "dse/codegen/kernel_plan.hpp"
+#include "dse/config/hardware_loader.hpp"
+#include "dse/model/mapping_evaluation.hpp"
+
+namespace dse::codegen_test {
+namespace {
+
+// A "same" 3x3 convolution, then a 3x3 one at stride 2 along a (padded by 1) and 1 along b
+// (padded by 1 in `kSame`, none in `kValid`, where the overlap along b can be kept on chip).
+std::string window_pair(bool same) {
+  return std::string("name: window-pair\ndims: {p: 7, q: 9, c: 3, k: 4, r: 3, s: 3, j: 5, a: 4, "
+                     "b: ") +
+         (same ? "9" : "7") +
+         ", u: 3, v: 3}\nops:\n"
+         "  - {name: conv, einsum: \"Y[k,p,q] += W1[k,c,r,s] * X[c,p+r-1,q+s-1]\"}\n"
+         "  - {name: down, einsum: \"Z[j,a,b] += W2[j,k,u,v] * Y[k,2*a+u-1,b+v" +
+         (same ? "-1" : "") + "]\"}\n";
+}
+const std::string kSame = window_pair(true);
+const std::string kValid = window_pair(false);
+
+Hardware hardware() { return parse_hardware(vector_hardware(8192), "test-hw.yaml"); }
+
+std::string fused(const std::string &prefix, const std::string &retention,
+                  const std::string &tiles, const std::string &cache,
+                  const std::string &loops = "conv: [k, c], down: [j, k]") {
+  return mapping("window-pair",
+                 {segment("[conv, down]", prefix, loops, retention, tiles) +
+                  (cache.empty() ? "" : "    cache: " + cache + "\n")});
+}
+
+const std::string kTiles = "a: 2, b: 4, k: 2, c: 3, j: 5";
+
+constexpr double kMacsPerPosition = 4 * 3 * 3 * 3; // k, c, r, s
+
+TEST(HaloKernel, EveryHaloRecomputed) {
+  const Schedule s(kSame, fused("[a, b]", "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, ""));
+  const KernelOutcome k = expect_matches_model("halos recomputed", s.segments(), hardware());
+  // Windows along a: [-1, 4) and [3, 8) clipped to Y's 7 positions: 4 + 4. Along b: [-1, 5),
+  // [3, 9) and [7, 13) clipped to 9: 5 + 6 + 2.
+  EXPECT_EQ(measured(k, "conv", "macs"), 8 * 13 * kMacsPerPosition);
+}
+
+TEST(HaloKernel, CachedAlongOneDim) {
+  const Schedule s(kValid, fused("[a, b]", "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, "[b]"));
+  expect_matches_model("cached along b", s.segments(), hardware());
+}
+
+TEST(HaloKernel, CachedAlongBothDims) {
+  const Schedule s(kValid, fused("[a, b]", "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, "[a, b]"));
+  const KernelOutcome k = expect_matches_model("cached along a and b", s.segments(), hardware());
+  EXPECT_EQ(measured(k, "conv", "macs"), 7 * 9 * kMacsPerPosition); // each position of Y once
+}
+
+TEST(HaloKernel, InputHeldAcrossTheHaloLoops) {
+  // X whole in the arena: one box of the positions computed, loaded once.
+  const Schedule s(kValid, fused("[a, b]", "X: 0, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, "[b]"));
+  const KernelOutcome k = expect_matches_model("input held", s.segments(), hardware());
+  EXPECT_EQ(measured(k, "X", "reads"), 3 * 9 * 11); // Y's 7 x 9 positions and their windows
+}
+
+TEST(HaloKernel, StoreKeptAcrossARecomputeLoop) {
+  // j between a and b: Y is recomputed per j tile, each time from the overlap along a of the
+  // step before, which the store takes at j's last trip only.
+  const Schedule s(kValid, fused("[a, j, b]", "X: 3, W1: 0, Y: 3, W2: 2, Z: 3",
+                                 "a: 1, b: 2, k: 4, c: 3, j: 2", "[a, b]",
+                                 "conv: [k, c], down: [k]"));
+  const KernelOutcome k = expect_matches_model("store across j", s.segments(), hardware());
+  EXPECT_EQ(measured(k, "conv", "macs"), 3 * 7 * 9 * kMacsPerPosition); // three j tiles
+}
+
+TEST(HaloKernel, ArenaPeakIsTheModelsBufferNeed) {
+  // Overlap stores included: along b around its loop, along a across the whole width.
+  for (const char *cache : {"", "[b]", "[a, b]"}) {
+    const Schedule s(kValid, fused("[a, b]", "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, cache));
+    const KernelSegment seg = s.segments().at(0);
+    const SegmentPlan plan =
+        plan_segment(*seg.problem, seg.candidate, seg.tiling, codegen_target(hardware()));
+    EXPECT_EQ(static_cast<double>(plan.peak_words),
+              evaluate_mapping(*seg.problem, seg.candidate, seg.tiling, hardware(),
+                               LatencyModel::Roofline)
+                  .totals.buffer_words)
+        << "cache " << cache;
+  }
+}
+
+} // namespace
+} // namespace dse::codegen_test
