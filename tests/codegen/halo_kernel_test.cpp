@@ -74,6 +74,26 @@ TEST(HaloKernel, StoreKeptAcrossARecomputeLoop) {
   EXPECT_EQ(measured(k, "conv", "macs"), 3 * 7 * 9 * kMacsPerPosition); // three j tiles
 }
 
+TEST(HaloKernel, EveryFrontPointOfABottleneck) {
+  // What explore picks for a 1x1 -> 3x3 -> fused pair: its tiles, caches and retention.
+  const char *const bottleneck = R"(name: bottleneck
+dims: {c: 8, k: 8, p: 12, q: 10, j: 8, a: 10, b: 8, u: 3, v: 3}
+ops:
+  - {name: reduce, einsum: "Y[k,p,q] += W1[k,c] * X[c,p,q]"}
+  - {name: conv, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]"}
+)";
+  const Hardware hw = parse_hardware(vector_hardware(2048), "test-hw.yaml");
+  const Front front(bottleneck, hw);
+  ASSERT_GE(front.size(), 1u);
+  bool fused_point = false;
+  for (size_t p = 0; p < front.size(); ++p) {
+    const std::vector<KernelSegment> point = front.point(p);
+    fused_point = fused_point || point.front().problem->fused();
+    expect_matches_model("bottleneck front point " + std::to_string(p), point, hw);
+  }
+  EXPECT_TRUE(fused_point);
+}
+
 TEST(HaloKernel, ArenaPeakIsTheModelsBufferNeed) {
   // Overlap stores included: along b around its loop, along a across the whole width.
   for (const char *cache : {"", "[b]", "[a, b]"}) {
