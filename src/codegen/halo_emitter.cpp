@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "emit_common.hpp"
+#include "halo_plan.hpp"
 
 namespace dse::codegen {
 
@@ -20,21 +21,23 @@ const TilePlan &tile_of(const SegmentPlan &plan, int t) {
   return plan.tiles[static_cast<size_t>(t)];
 }
 
-int intermediate(const SegmentPlan &plan) { return plan.problem->links.front().intermediate; }
-
-/// The halo whose dim index `e` holds, or -1.
-int halo_in(const SegmentPlan &plan, const IndexExpr &e) {
-  for (size_t k = 0; k < plan.halos.size(); ++k)
-    if (e.coefficient(plan.halos[k].dim) != 0)
-      return static_cast<int>(k);
-  return -1;
+/// The intermediate tile of link `link`.
+int intermediate(const SegmentPlan &plan, int link) {
+  return plan.problem->links[static_cast<size_t>(link)].intermediate;
 }
 
-std::vector<int> without_halo_dims(const SegmentPlan &plan, const std::vector<int> &entered) {
+/// Whether op `op` produces an intermediate (its halos are those of its link).
+bool produces(const SegmentPlan &plan, int op) {
+  return op < static_cast<int>(plan.problem->links.size());
+}
+
+/// `entered` without the halo dims of link `link`.
+std::vector<int> without_halo_dims(const SegmentPlan &plan, int link,
+                                   const std::vector<int> &entered) {
   std::vector<int> out;
   for (int d : entered)
     if (std::none_of(plan.halos.begin(), plan.halos.end(),
-                     [&](const HaloPlan &h) { return h.dim == d; }))
+                     [&](const HaloPlan &h) { return h.link == link && h.dim == d; }))
       out.push_back(d);
   return out;
 }
@@ -50,7 +53,7 @@ struct InputAxis {
 InputAxis input_axis(const SegmentPlan &plan, const TilePlan &x, size_t axis, const HaloPlan &h) {
   const IndexExpr &e = x.access.indices[axis];
   const IndexExpr &read =
-      tile_of(plan, intermediate(plan)).access.indices[static_cast<size_t>(h.axis)];
+      tile_of(plan, intermediate(plan, h.link)).access.indices[static_cast<size_t>(h.axis)];
   InputAxis out;
   out.coef = e.coefficient(h.dim) / h.stride;
   out.offset = e.offset - out.coef * h.offset;
@@ -71,18 +74,26 @@ void emit_halo_ranges(CodeWriter &out, const SegmentPlan &plan, int dim) {
       continue;
     const int ki = static_cast<int>(k);
     const std::string step = h.looped ? loop_var(plan, h.dim) : "0";
-    out.line("// " + plan.dims[static_cast<size_t>(h.position_dim)].name + ": window [" +
-             halo_var(ki, "lo") + ", +" + num(h.window) + "), computed within [" + num(h.begin) +
-             ", " + num(h.end) + ")" +
+    const std::string lo = halo_var(ki, "lo"), end = halo_var(ki, "end");
+    out.line("// " + plan.dims[static_cast<size_t>(h.position_dim)].name + ": window [" + lo +
+             ", " + end + "), computed within [" + num(h.begin) + ", " + num(h.end) + ")" +
              (h.cached ? ", the first " + num(h.overlap) + " kept from the step before" : ""));
-    out.line("const i64 " + halo_var(ki, "lo") + " = " +
-             sum_of({h.looped ? step + " * " + num(h.step) : "", num(h.offset)}) + ";");
+    if (h.chained < 0) {
+      out.line("const i64 " + lo + " = " +
+               sum_of({h.looped ? step + " * " + num(h.step) : "", num(h.offset)}) + ";");
+      out.line("const i64 " + end + " = " + lo + " + " + num(h.window) + ";");
+    } else { // what the next link's producer reads for the positions it computes
+      const std::string first = halo_var(h.chained, "first"), n = halo_var(h.chained, "n");
+      const std::string at = num(h.coef) + " * " + first + " + " + num(h.shift);
+      out.line("const i64 " + lo + " = " + at + ";");
+      out.line("const i64 " + end + " = " + n + " > 0 ? " + at + " + " + num(h.coef) + " * (" +
+               n + " - 1) + " + num(h.own_span) + " : " + lo + ";");
+    }
     const std::string kept = h.cached ? " + (" + step + " > 0 ? " + num(h.overlap) + " : 0)" : "";
-    out.line("const i64 " + halo_var(ki, "first") + " = std::max<i64>(" + halo_var(ki, "lo") +
-             kept + ", " + num(h.begin) + ");");
-    out.line("const i64 " + halo_var(ki, "n") + " = std::max<i64>(std::min<i64>(" +
-             halo_var(ki, "lo") + " + " + num(h.window) + ", " + num(h.end) + ") - " +
-             halo_var(ki, "first") + ", 0);");
+    out.line("const i64 " + halo_var(ki, "first") + " = std::max<i64>(" + lo + kept + ", " +
+             num(h.begin) + ");");
+    out.line("const i64 " + halo_var(ki, "n") + " = std::max<i64>(std::min<i64>(" + end + ", " +
+             num(h.end) + ") - " + halo_var(ki, "first") + ", 0);");
   }
 }
 
@@ -90,9 +101,10 @@ bool follows_halos(const SegmentPlan &plan, int tile) {
   if (plan.halos.empty() || tile >= static_cast<int>(plan.problem->tensors.size()))
     return false;
   const TilePlan &x = tile_of(plan, tile);
-  return x.role == TensorRole::Input && plan.problem->tensors[static_cast<size_t>(tile)].owner == 0 &&
+  const int owner = plan.problem->tensors[static_cast<size_t>(tile)].owner;
+  return x.role == TensorRole::Input && produces(plan, owner) &&
          std::any_of(x.access.indices.begin(), x.access.indices.end(),
-                     [&](const IndexExpr &e) { return halo_in(plan, e) >= 0; });
+                     [&](const IndexExpr &e) { return halo_of(plan.halos, owner, e) >= 0; });
 }
 
 std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &counter) {
@@ -102,8 +114,9 @@ std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &
   for (std::int64_t e : x.extent)
     extent.push_back(num(e));
   std::vector<std::string> nonempty;
+  const int owner = plan.problem->tensors[static_cast<size_t>(tile)].owner;
   for (size_t a = 0; a < x.access.indices.size(); ++a) {
-    const int k = halo_in(plan, x.access.indices[a]);
+    const int k = halo_of(plan.halos, owner, x.access.indices[a]);
     if (k < 0)
       continue;
     const HaloPlan &h = plan.halos[static_cast<size_t>(k)];
@@ -129,18 +142,23 @@ std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &
 
 std::string operand_pointer(const SegmentPlan &plan, int op, int tile,
                             const std::vector<int> &entered) {
-  if (op != 0 || plan.halos.empty())
+  if (!produces(plan, op) || plan.halos.empty())
     return tile_pointer(plan, tile, entered);
   const TilePlan &x = tile_of(plan, tile);
-  std::vector<std::string> terms{tile_pointer(plan, tile, without_halo_dims(plan, entered))};
+  const int output = intermediate(plan, op);
+  std::vector<std::string> terms{tile_pointer(plan, tile, without_halo_dims(plan, op, entered))};
   for (size_t k = 0; k < plan.halos.size(); ++k) {
     const HaloPlan &h = plan.halos[k];
     const std::int64_t stride = x.dim_stride[static_cast<size_t>(h.position_dim)];
-    if (stride == 0 || (tile != intermediate(plan) && contains(x.above, h.dim)))
-      continue; // the input's box starts at the first position computed
-    // The intermediate's window starts at lo; an input held above the loop at `begin`.
-    const std::string from = tile == intermediate(plan) ? halo_var(static_cast<int>(k), "lo")
-                                                        : num(h.begin);
+    if (h.link != op || stride == 0)
+      continue;
+    // An input held under the loop starts at the first position computed, so does the previous
+    // link's window (it follows what this op computes); the output's window starts at lo, an
+    // input held above the loop at `begin`.
+    const bool held_above = !contains(x.above, h.dim);
+    if (tile != output && (!held_above || (op > 0 && tile == intermediate(plan, op - 1))))
+      continue;
+    const std::string from = tile == output ? halo_var(static_cast<int>(k), "lo") : num(h.begin);
     terms.push_back("(" + halo_var(static_cast<int>(k), "first") + " - " + from + ") * " +
                     num(stride));
   }
@@ -165,8 +183,9 @@ std::string macs_expression(const SegmentPlan &plan, int op) {
 
 std::string overlap_copy(const SegmentPlan &plan, const Step &step) {
   const TilePlan &store = tile_of(plan, step.tile);
-  const HaloPlan &h = plan.halos[static_cast<size_t>(store.halo)];
-  const int inter_tile = intermediate(plan);
+  const int k = store.halo;
+  const HaloPlan &h = plan.halos[static_cast<size_t>(k)];
+  const int inter_tile = intermediate(plan, h.link);
   const TilePlan &inter = tile_of(plan, inter_tile);
   // The current region of the intermediate, but only the overlap along the halo's axis.
   std::vector<std::int64_t> count;
@@ -191,9 +210,10 @@ std::string overlap_copy(const SegmentPlan &plan, const Step &step) {
     return "if (" + loop_var(plan, h.dim) + " > 0) copy_region<" + rank + ">(" + region + ", " +
            braced(inter.position_stride) + ", " + kept + ", " + braced(store.position_stride) +
            ", " + braced(count) + "); // " + store.name;
+  // The window's last positions, where the next step's window starts.
   const std::string tail =
-      sum_of({region, num((h.window - h.overlap) *
-                          inter.position_stride[static_cast<size_t>(h.axis)])});
+      region + " + (" + halo_var(k, "end") + " - " + halo_var(k, "lo") + " - " +
+      num(h.overlap) + ") * " + num(inter.position_stride[static_cast<size_t>(h.axis)]);
   std::string when;
   for (int d : h.save_at_last)
     when += (when.empty() ? "if (" : " && ") + loop_var(plan, d) +

@@ -5,10 +5,18 @@
 #include <algorithm>
 
 #include "dse/support/error.hpp"
+#include "halo_plan.hpp"
 #include "operand_roles.hpp"
 #include "schedule_steps.hpp"
+#include "tile_shape.hpp"
 
 namespace dse {
+
+using codegen::halo_of;
+using codegen::plan_halos;
+using codegen::plan_overlap_stores;
+using codegen::set_position_strides;
+using codegen::shape_tile;
 
 namespace {
 
@@ -33,54 +41,6 @@ std::vector<DimPlan> plan_dims(const Problem &p, const Tiling &tiling) {
   return dims;
 }
 
-/// Box extents of a tile allocated with the loops `above` entered.
-std::vector<std::int64_t> box_extents(const TilePlan &t, const std::vector<DimPlan> &dims) {
-  std::vector<std::int64_t> out;
-  for (const IndexExpr &e : t.access.indices) {
-    std::int64_t span = 1;
-    for (const IndexTerm &term : e.terms) {
-      const DimPlan &d = dims[static_cast<size_t>(term.dim)];
-      span += term.coef * ((contains(t.above, term.dim) ? d.tile : d.padded()) - 1);
-    }
-    out.push_back(span);
-  }
-  return out;
-}
-
-/// Storage order and strides of a tile of `extent`; `block` > 0 packs the contiguous position in
-/// blocks of that many.
-void lay_out(TilePlan &t, std::vector<std::int64_t> extent, const std::vector<DimPlan> &dims,
-             int contiguous, std::int64_t block) {
-  t.extent = std::move(extent);
-  t.order.clear();
-  for (int p = 0; p < static_cast<int>(t.extent.size()); ++p)
-    if (p != contiguous)
-      t.order.push_back(p);
-  if (contiguous >= 0)
-    t.order.push_back(contiguous);
-  const size_t last = static_cast<size_t>(t.order.back());
-  t.block = block > 0 ? block : t.extent[last];
-  // Row-major over the other positions, each step spanning one block row.
-  t.position_stride.assign(t.extent.size(), 0);
-  std::int64_t stride = t.block;
-  for (auto it = t.order.rbegin() + 1; it != t.order.rend(); ++it) {
-    t.position_stride[static_cast<size_t>(*it)] = stride;
-    stride *= t.extent[static_cast<size_t>(*it)];
-  }
-  // Along the contiguous position: 1, or per unit between the blocks of a packed tile.
-  t.position_stride[last] = t.block == t.extent[last] ? 1 : stride / t.block;
-  t.words = stride / t.block * t.extent[last];
-  t.dim_stride.assign(dims.size(), 0);
-  for (size_t p = 0; p < t.access.indices.size(); ++p)
-    for (const IndexTerm &term : t.access.indices[p].terms)
-      t.dim_stride[static_cast<size_t>(term.dim)] += term.coef * t.position_stride[p];
-}
-
-/// Box extents, storage order and strides of a tile allocated with the loops `above` entered.
-void shape_tile(TilePlan &t, const std::vector<DimPlan> &dims, int contiguous, std::int64_t block) {
-  lay_out(t, box_extents(t, dims), dims, contiguous, block);
-}
-
 TilePlan plan_tensor_tile(const Problem &p, const Dataflow &df, int tensor,
                           const std::vector<DimPlan> &dims, int contiguous, std::int64_t block) {
   const ProblemTensor &pt = p.tensors[static_cast<size_t>(tensor)];
@@ -100,14 +60,6 @@ TilePlan plan_tensor_tile(const Problem &p, const Dataflow &df, int tensor,
   return t;
 }
 
-/// The halo whose dim index `e` holds, or -1.
-int halo_of(const std::vector<HaloPlan> &halos, const IndexExpr &e) {
-  for (size_t k = 0; k < halos.size(); ++k)
-    if (e.coefficient(halos[k].dim) != 0)
-      return static_cast<int>(k);
-  return -1;
-}
-
 /// The operator's loops in the micro-kernel: each dim of its iteration, or for a producer's
 /// dim read through a window, the positions of its halo.
 OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
@@ -124,7 +76,7 @@ OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
   out.macs_per_tile = 1;
   const TensorAccess &c = op.accesses.back();
   for (const IndexExpr &e : op.iteration) {
-    if (const int k = o == 0 ? halo_of(plan.halos, e) : -1; k >= 0) {
+    if (const int k = halo_of(plan.halos, o, e); k >= 0) {
       out.outer_dims.push_back(plan.halos[static_cast<size_t>(k)].position_dim);
       continue;
     }
@@ -138,87 +90,7 @@ OpPlan plan_op(const Problem &p, int o, const codegen::OpRoles &r, int rows,
   return out;
 }
 
-/// The halos of a pair fused through windows, each with its positions as a dim of the plan.
-std::vector<HaloPlan> plan_halos(const Problem &p, const Dataflow &df,
-                                 std::vector<DimPlan> &dims) {
-  std::vector<HaloPlan> out;
-  if (p.links.empty())
-    return out;
-  const ProblemLink &link = p.links.front();
-  const TensorAccess &inter = p.tensors[static_cast<size_t>(link.intermediate)].access;
-  for (int h : link.halo_dims) {
-    HaloPlan halo;
-    halo.dim = h;
-    for (size_t a = 0; a < inter.indices.size(); ++a)
-      if (inter.indices[a].coefficient(h) != 0)
-        halo.axis = static_cast<int>(a);
-    const IndexExpr &e = inter.indices[static_cast<size_t>(halo.axis)];
-    const auto at = std::find(df.prefix.begin(), df.prefix.end(), h);
-    halo.looped = at != df.prefix.end();
-    halo.stride = e.coefficient(h);
-    halo.step = halo.stride * dims[static_cast<size_t>(h)].tile;
-    halo.offset = e.offset;
-    halo.window = 1;
-    for (const IndexTerm &t : e.terms) {
-      const DimPlan &d = dims[static_cast<size_t>(t.dim)];
-      halo.window += t.coef * ((t.dim == h && halo.looped ? d.tile : d.padded()) - 1);
-    }
-    halo.cached = contains(df.cached.at(0), h);
-    halo.overlap = p.halo_overlap(0, h, df.cached);
-    halo.begin = link.halo_range(h).begin;
-    halo.end = link.halo_range(h).end;
-    if (halo.cached)
-      for (auto it = at + 1; it != df.prefix.end(); ++it)
-        if (!inter.uses(*it))
-          halo.save_at_last.push_back(*it);
-    halo.position_dim = static_cast<int>(dims.size());
-    dims.push_back({index_text(e, p.workload->dims), halo.window, halo.window, 1});
-    out.push_back(halo);
-  }
-  return out;
-}
-
-/// Along a halo's positions, the producer's tiles step as the dim does divided by its stride.
-void set_position_strides(SegmentPlan &plan) {
-  for (const HaloPlan &halo : plan.halos)
-    for (int t : plan.problem->ops[0].tensors) {
-      TilePlan &tile = plan.tiles[static_cast<size_t>(t)];
-      tile.dim_stride[static_cast<size_t>(halo.position_dim)] =
-          tile.dim_stride[static_cast<size_t>(halo.dim)] / halo.stride;
-    }
-}
-
-/// The overlap store of each cached halo: the intermediate's tile around the dim's loop, but
-/// `overlap` positions along its axis (Problem::halo_overlap), in the intermediate's order.
-void plan_overlap_stores(SegmentPlan &plan, const Dataflow &df) {
-  const Problem &p = *plan.problem;
-  const TilePlan &inter = plan.tiles[static_cast<size_t>(p.links.front().intermediate)];
-  for (size_t k = 0; k < plan.halos.size(); ++k) {
-    HaloPlan &halo = plan.halos[k];
-    if (!halo.cached)
-      continue;
-    TilePlan store;
-    store.halo = static_cast<int>(k);
-    store.name = "overlap of " + inter.name + " along " + p.dim_name(halo.dim);
-    store.role = TensorRole::Intermediate;
-    store.access = inter.access;
-    store.above.assign(df.prefix.begin(),
-                       std::find(df.prefix.begin(), df.prefix.end(), halo.dim));
-    std::vector<std::int64_t> extent = box_extents(store, plan.dims);
-    extent[static_cast<size_t>(halo.axis)] = halo.overlap;
-    lay_out(store, std::move(extent), plan.dims, inter.order.back(), 0);
-    halo.store_tile = static_cast<int>(plan.tiles.size());
-    plan.tiles.push_back(std::move(store));
-  }
-}
-
 void refuse_unsupported_ops(const Problem &p) {
-  if (p.ops.size() > 2)
-    throw UserError("ops '" + p.op(0).name + "' to '" +
-                    p.op(static_cast<int>(p.ops.size()) - 1).name + "' run as one fused chain of " +
-                    std::to_string(p.ops.size()) +
-                    "; the emitter executes single operators and fused pairs (search with "
-                    "--max-fused 2)");
   for (size_t o = 0; o < p.ops.size(); ++o) {
     const Operator &op = p.op(static_cast<int>(o));
     if (op.einsum.inputs.size() != 2)
@@ -229,6 +101,10 @@ void refuse_unsupported_ops(const Problem &p) {
       if (attached.kind == OpKind::Elementwise)
         throw UserError("elementwise op '" + attached.name +
                         "' names no function, so the emitter cannot execute it");
+      if (p.ops.size() > 2)
+        throw UserError("softmax op '" + attached.name + "' in a fused chain of " +
+                        std::to_string(p.ops.size()) +
+                        ": the emitter executes softmax on single operators and fused pairs only");
       if (p.fused() && o == 1)
         throw UserError("softmax op '" + attached.name + "' on the output of fused op '" + op.name +
                         "' is not executed: the model counts no pass for it");

@@ -2,6 +2,8 @@
 // whose intermediate layouts agree, and take the one with the fullest register blocks.
 #include "operand_roles.hpp"
 
+#include <algorithm>
+
 #include "dse/support/error.hpp"
 
 namespace dse::codegen {
@@ -111,16 +113,69 @@ int slot_of(const ProblemOp &op, int tensor) {
   return -1;
 }
 
-bool consistent(const Problem &problem, const std::vector<OpRoles> &roles) {
-  if (!problem.fused())
+/// Whether the roles of ops 0..o agree on the storage order of every intermediate between them.
+bool consistent(const Problem &problem, const std::vector<OpRoles> &roles, size_t o) {
+  if (o == 0)
     return true;
-  const int t = problem.links.front().intermediate;
-  const int p0 =
-      wanted_position(problem.ops[0], roles[0], static_cast<size_t>(slot_of(problem.ops[0], t)));
+  const int t = problem.links[o - 1].intermediate;
+  const int p0 = wanted_position(problem.ops[o - 1], roles[o - 1],
+                                 static_cast<size_t>(slot_of(problem.ops[o - 1], t)));
   const int p1 =
-      wanted_position(problem.ops[1], roles[1], static_cast<size_t>(slot_of(problem.ops[1], t)));
+      wanted_position(problem.ops[o], roles[o], static_cast<size_t>(slot_of(problem.ops[o], t)));
   return p0 < 0 || p1 < 0 || p0 == p1;
 }
+
+/// The best consistent choice among `options` (per op), enumerated op by op.
+class RoleSearch {
+public:
+  RoleSearch(const Problem &problem, const std::vector<DimPlan> &dims, const CodegenTarget &target,
+             std::vector<std::vector<OpRoles>> options)
+      : problem_(problem), dims_(dims), target_(target), options_(std::move(options)),
+        pick_(problem.ops.size()) {}
+
+  std::vector<OpRoles> best() {
+    choose(0);
+    return best_;
+  }
+  /// The first op that no consistent choice reached.
+  size_t deepest() const { return deepest_; }
+
+private:
+  void choose(size_t o) {
+    deepest_ = std::max(deepest_, o);
+    if (o == pick_.size()) {
+      double s = 0;
+      int natural = 0;
+      for (size_t k = 0; k < pick_.size(); ++k) {
+        s += score(problem_, static_cast<int>(k), pick_[k], dims_, target_);
+        natural += natural_layouts(problem_.ops[k], pick_[k]);
+      }
+      // Fuller register blocks first; among equals, fewer copies that transpose.
+      if (s > best_score_ * (1 + 1e-9) ||
+          (s >= best_score_ * (1 - 1e-9) && natural > best_natural_)) {
+        best_score_ = s;
+        best_natural_ = natural;
+        best_ = pick_;
+      }
+      return;
+    }
+    for (const OpRoles &r : options_[o]) {
+      pick_[o] = r;
+      if (consistent(problem_, pick_, o))
+        choose(o + 1);
+    }
+  }
+
+  const Problem &problem_;
+  const std::vector<DimPlan> &dims_;
+  const CodegenTarget &target_;
+  std::vector<std::vector<OpRoles>> options_;
+  std::vector<OpRoles> pick_;
+  std::vector<OpRoles> best_;
+  double best_score_ = -1;
+  int best_natural_ = -1;
+  size_t deepest_ = 0;
+};
 
 } // namespace
 
@@ -129,35 +184,16 @@ std::vector<OpRoles> choose_roles(const Problem &problem, const std::vector<DimP
   std::vector<std::vector<OpRoles>> options;
   for (size_t o = 0; o < problem.ops.size(); ++o)
     options.push_back(role_options(problem, static_cast<int>(o)));
-  std::vector<OpRoles> best;
-  double best_score = -1;
-  int best_natural = -1;
-  std::vector<OpRoles> pick(problem.ops.size());
-  const size_t second = problem.fused() ? options[1].size() : 1;
-  for (const OpRoles &r0 : options[0])
-    for (size_t k = 0; k < second; ++k) {
-      pick[0] = r0;
-      if (problem.fused())
-        pick[1] = options[1][k];
-      if (!consistent(problem, pick))
-        continue;
-      double s = 0;
-      int natural = 0;
-      for (size_t o = 0; o < pick.size(); ++o) {
-        s += score(problem, static_cast<int>(o), pick[o], dims, target);
-        natural += natural_layouts(problem.ops[o], pick[o]);
-      }
-      // Fuller register blocks first; among equals, fewer copies that transpose.
-      if (s > best_score * (1 + 1e-9) || (s >= best_score * (1 - 1e-9) && natural > best_natural)) {
-        best_score = s;
-        best_natural = natural;
-        best = pick;
-      }
-    }
+  RoleSearch search(problem, dims, target, std::move(options));
+  std::vector<OpRoles> best = search.best();
   if (best.empty())
-    throw UserError(
-        "the ops of the fused pair need different storage orders of the intermediate '" +
-        problem.tensors[static_cast<size_t>(problem.links.front().intermediate)].name + "'");
+    throw UserError("ops '" + problem.op(static_cast<int>(search.deepest()) - 1).name +
+                    "' and '" + problem.op(static_cast<int>(search.deepest())).name +
+                    "' need different storage orders of their intermediate '" +
+                    problem.tensors[static_cast<size_t>(
+                                        problem.links[search.deepest() - 1].intermediate)]
+                        .name +
+                    "'");
   return best;
 }
 

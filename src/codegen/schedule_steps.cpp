@@ -90,24 +90,27 @@ private:
     release(held);
   }
 
-  /// Steps of `kind` on every overlap store.
-  void halo_steps(StepKind kind) {
+  /// Steps of `kind` on the overlap stores of the halos op `op` produces.
+  void halo_steps(StepKind kind, int op) {
     for (const HaloPlan &halo : plan_.halos)
-      if (halo.cached)
+      if (halo.cached && halo.link == op)
         emit(kind, -1, halo.store_tile);
   }
 
+  /// Each operator's sub-nest in chain order, each producer's overlap loaded before it and kept
+  /// after it; a fused softmax between the pair's producer and its consumer.
   void subnests() {
-    halo_steps(StepKind::HaloLoad);
-    subnest_level(0, 0);
-    if (!problem().fused())
-      return;
-    halo_steps(StepKind::HaloSave);
-    if (plan_.softmax.form == SoftmaxForm::Whole || online())
-      emit(StepKind::Softmax);
-    if (rescale_regions())
-      emit(StepKind::Rescale, -1, plan_.softmax.output_tile);
-    subnest_level(1, 0);
+    for (int o = 0; o < static_cast<int>(problem().ops.size()); ++o) {
+      if (o == 1) {
+        if (plan_.softmax.form == SoftmaxForm::Whole || online())
+          emit(StepKind::Softmax);
+        if (rescale_regions())
+          emit(StepKind::Rescale, -1, plan_.softmax.output_tile);
+      }
+      halo_steps(StepKind::HaloLoad, o);
+      subnest_level(o, 0);
+      halo_steps(StepKind::HaloSave, o);
+    }
     if (rescale_regions())
       emit(StepKind::Normalize, -1, plan_.softmax.output_tile);
   }

@@ -74,26 +74,36 @@ TEST_F(EmitCommand, ErrorsNameTheProblem) {
   EXPECT_FALSE(exists("k.cpp"));
 }
 
-TEST_F(EmitCommand, PairsFusedThroughAWindowAreRefusedByName) {
+TEST_F(EmitCommand, RunExecutesPairsFusedThroughAWindowAndChainsOfThree) {
   write("window.yaml", "name: w\ndims: {p: 6, c: 2, k: 2, r: 3, a: 4, u: 3, j: 2}\nops:\n"
                        "  - {name: conv3a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r]\"}\n"
                        "  - {name: conv3b, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u]\"}\n");
-  write("fused.yaml",
+  write("window-map.yaml",
         mapping("w", {segment("[conv3a, conv3b]", "[a]", "conv3a: [k, c], conv3b: [j, k]",
-                              "W1: 0, X: 1, Y: 1, W2: 0, Z: 1", "a: 2, k: 2, c: 2, j: 2")}));
-  const ProcessResult r =
-      dse("emit --hw hw.yaml --workload window.yaml --mapping fused.yaml -o k.cpp");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "error: ops 'conv3a' and 'conv3b' are fused through a window (a halo on 'Y'); "
-                   "the emitter executes fused pairs that read their intermediate with bare "
-                   "dimensions only\n");
-  EXPECT_FALSE(exists("k.cpp"));
-}
-
-TEST_F(EmitCommand, ChainsOfThreeAreRefusedByName) {
+                              "W1: 0, X: 1, Y: 1, W2: 0, Z: 1", "a: 2, k: 2, c: 2, j: 2") +
+                      "    cache: [a]\n"}));
   write("chain.yaml", "name: w\ndims: {m: 8, k: 4, n: 4, l: 4}\nops:\n"
                       "  - {name: mm1, einsum: \"Y1[m,n] += X[m,k] * W1[k,n]\"}\n"
                       "  - {name: scale, einsum: \"Y2[m,n] += Y1[m,n] * S[n]\"}\n"
+                      "  - {name: mm2, einsum: \"Z[m,l] += Y2[m,n] * W2[n,l]\"}\n");
+  write("chain-map.yaml",
+        mapping("w", {segment("[mm1, scale, mm2]", "[m]", "mm1: [k, n], scale: [n], mm2: [n, l]",
+                              "X: 1, W1: 0, Y1: 1, S: 0, Y2: 1, W2: 0, Z: 1",
+                              "m: 4, k: 4, n: 4, l: 4")}));
+  for (const char *run : {"--workload window.yaml --mapping window-map.yaml",
+                          "--workload chain.yaml --mapping chain-map.yaml"}) {
+    const ProcessResult r = dse(std::string("run --hw hw.yaml --repeat 1 ") + run);
+    EXPECT_EQ(r.exit_code, 0) << run << ": " << r.out << r.err;
+    EXPECT_NE(r.out.find("counts equal the model's prediction"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+  }
+}
+
+TEST_F(EmitCommand, SoftmaxInChainsOfThreeIsRefusedByName) {
+  write("chain.yaml", "name: w\ndims: {m: 8, k: 4, n: 4, l: 4}\nops:\n"
+                      "  - {name: mm1, einsum: \"Y1[m,n] += X[m,k] * W1[k,n]\"}\n"
+                      "  - {name: sm, kind: softmax, over: n, tensor: Y1, out: P}\n"
+                      "  - {name: scale, einsum: \"Y2[m,n] += P[m,n] * S[n]\"}\n"
                       "  - {name: mm2, einsum: \"Z[m,l] += Y2[m,n] * W2[n,l]\"}\n");
   write("fused.yaml",
         mapping("w", {segment("[mm1, scale, mm2]", "[m]", "mm1: [k, n], scale: [n], mm2: [n, l]",
@@ -102,8 +112,8 @@ TEST_F(EmitCommand, ChainsOfThreeAreRefusedByName) {
   const ProcessResult r =
       dse("emit --hw hw.yaml --workload chain.yaml --mapping fused.yaml -o k.cpp");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "error: ops 'mm1' to 'mm2' run as one fused chain of 3; the emitter executes "
-                   "single operators and fused pairs (search with --max-fused 2)\n");
+  EXPECT_EQ(r.err, "error: softmax op 'sm' in a fused chain of 3: the emitter executes softmax on "
+                   "single operators and fused pairs only\n");
   EXPECT_FALSE(exists("k.cpp"));
 }
 

@@ -61,20 +61,29 @@ struct TilePlan {
   std::int64_t offset = 0; // arena offset, fixed by the scope nesting
 };
 
-/// A halo dim of a pair fused through a window (docs/DEPTH_FIRST.md §5). Along the intermediate's
-/// index `axis`, step t of the dim's loop reads the window [origin, origin + window) with origin
-/// = offset + t * step; the producer computes its positions inside [begin, end), but for the
-/// first `overlap` ones after the first step when the dim is cached (they come from the overlap
-/// store). Its micro-kernel runs over those positions (`position_dim`, a count known at run time).
+/// A halo dim of one link of a chain fused through windows (docs/DEPTH_FIRST.md §5). Along the
+/// intermediate's index `axis`, each step of the dim's loop needs a window of positions
+/// [lo, end): for the link before the last a step of the consumer's tile, lo = offset + step *
+/// trip and end = lo + window; for an earlier link whose consumer computes positions of the next
+/// link's halo (`chained`), the image of those through the consumer's read, lo = coef * first +
+/// shift and end = coef * (first + n - 1) + shift + own_span. The producer computes the window's
+/// positions inside [begin, end), but for the first `overlap` ones after the first step when the
+/// link caches the dim (they come from the overlap store). Its micro-kernel runs over those
+/// positions (`position_dim`, a count known at run time).
 struct HaloPlan {
-  int dim = -1;          // the consumer's dim
+  int link = 0;          // Problem::links entry; its producer is ops[link]
+  int dim = -1;          // the last operator's dim
   int position_dim = -1; // SegmentPlan::dims entry of the positions the producer computes
   int axis = -1;         // index position of the intermediate
   bool looped = false;   // a prefix loop (else one step spans the dim whole)
   std::int64_t stride = 1; // the dim's coefficient in the intermediate's index
   std::int64_t step = 0;
   std::int64_t offset = 0;
-  std::int64_t window = 0;
+  std::int64_t window = 0; // the most positions a window spans (the intermediate's extent)
+  int chained = -1;        // SegmentPlan::halos entry of the next link along the same dim
+  std::int64_t coef = 1;
+  std::int64_t shift = 0;
+  std::int64_t own_span = 1;
   std::int64_t overlap = 0;
   std::int64_t begin = 0;
   std::int64_t end = 0;
@@ -148,7 +157,8 @@ struct SegmentPlan {
   std::vector<DimPlan> dims;   // per workload dim (dims outside the segment: size 1)
   std::vector<TilePlan> tiles; // per problem tensor, then the softmax state, the overlap stores
   std::vector<OpPlan> ops;     // per problem op
-  std::vector<HaloPlan> halos; // a pair fused through windows: per halo dim
+  std::vector<HaloPlan> halos; // a chain fused through windows: per link and halo dim, each
+                               // after the halo it is chained to
   SoftmaxPlan softmax;
   std::vector<Step> steps;
   std::int64_t peak_words = 0; // most arena words live at once (softmax pass excluded)

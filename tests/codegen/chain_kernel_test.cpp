@@ -1,0 +1,89 @@
+// Emitted kernels of fused chains of three and more: GEMM chains, convolution stacks whose
+// windows compose down the chain (every link's halo recomputed or kept on chip), padded and
+// strided; outputs equal the reference and every DRAM word and MAC equals the model's count.
+#include "codegen/kernel_fixture.hpp"
+
+#include "dse/config/hardware_loader.hpp"
+
+namespace dse::codegen_test {
+namespace {
+
+Hardware hardware() { return parse_hardware(vector_hardware(8192), "test-hw.yaml"); }
+
+// Three 3-wide windows composed: Y1 is read through a+u, itself through b+v.
+const char *const kStack = R"(name: stack
+dims: {c: 2, k: 3, p: 12, r: 3, j: 3, a: 10, u: 3, l: 2, b: 8, v: 3}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c,r] * X[c,p+r]"}
+  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u]"}
+  - {name: conv3, einsum: "Y3[l,b] += W3[l,j,v] * Y2[j,b+v]"}
+)";
+
+std::string stack_mapping(const std::string &cache) {
+  return mapping("stack", {segment("[conv1, conv2, conv3]", "[b]",
+                                   "conv1: [k, c], conv2: [j, k], conv3: [l, j]",
+                                   "X: 1, W1: 0, Y1: 1, W2: 0, Y2: 1, W3: 0, Y3: 1",
+                                   "b: 3, k: 3, c: 2, j: 3, l: 2") +
+                           (cache.empty() ? "" : "    cache: " + cache + "\n")});
+}
+
+TEST(ChainKernel, ComposedWindowsEveryCacheChoice) {
+  // Y1's windows follow what conv2 computes of Y2's, which follow conv3's tiles.
+  for (const char *cache : {"", "{Y1: [b]}", "{Y2: [b]}", "{Y1: [b], Y2: [b]}"}) {
+    const Schedule s(kStack, stack_mapping(cache));
+    expect_matches_model(std::string("stack, cache ") + cache, s.segments(), hardware());
+  }
+}
+
+TEST(ChainKernel, EveryPositionOnceWhenEveryLinkCaches) {
+  const Schedule s(kStack, stack_mapping("{Y1: [b], Y2: [b]}"));
+  const KernelOutcome k = expect_matches_model("stack, all cached", s.segments(), hardware());
+  EXPECT_EQ(measured(k, "conv1", "macs"), 12 * 3 * 2 * 3); // Y1's 12 positions once
+  EXPECT_EQ(measured(k, "conv2", "macs"), 10 * 3 * 3 * 3);
+}
+
+TEST(ChainKernel, PaddedStackThenPointwise) {
+  // 3x3 "same", 3x3 at stride 2 padded, then a 1x1 reading Y2 bare: one halo link, two dims.
+  const char *const workload = R"(name: bottleneck
+dims: {c: 2, k: 3, p: 9, q: 7, r: 3, s: 3, j: 4, a: 5, b: 5, u: 3, v: 3, l: 3}
+ops:
+  - {name: conv1, einsum: "Y1[k,p,q] += W1[k,c,r,s] * X[c,p+r-1,q+s-1]"}
+  - {name: conv2, einsum: "Y2[j,a,b] += W2[j,k,u,v] * Y1[k,2*a+u-1,b+v]"}
+  - {name: point, einsum: "Y3[l,a,b] += W3[l,j] * Y2[j,a,b]"}
+)";
+  for (const char *cache : {"", "{Y1: [a, b]}"}) {
+    const Schedule s(workload,
+                     mapping("bottleneck",
+                             {segment("[conv1, conv2, point]", "[a, b]",
+                                      "conv1: [k, c], conv2: [j, k], point: [l, j]",
+                                      "X: 2, W1: 0, Y1: 2, W2: 0, Y2: 2, W3: 0, Y3: 2",
+                                      "a: 2, b: 3, k: 3, c: 2, j: 4, l: 3") +
+                              (std::string(cache).empty() ? "" : std::string("    cache: ") +
+                                                                     cache + "\n")}));
+    expect_matches_model(std::string("padded bottleneck, cache ") + cache, s.segments(),
+                         hardware());
+  }
+}
+
+TEST(ChainKernel, GemmChainOfFourWithRecompute) {
+  const char *const workload = R"(name: gemms
+dims: {m: 12, k: 8, n: 8, o: 8, l: 8, z: 6}
+ops:
+  - {name: mm1, einsum: "Y1[m,n] += X[m,k] * W1[k,n]"}
+  - {name: mm2, einsum: "Y2[m,o] += Y1[m,n] * W2[n,o]"}
+  - {name: mm3, einsum: "Y3[m,l] += Y2[m,o] * W3[o,l]"}
+  - {name: mm4, einsum: "Y4[m,z] += Y3[m,l] * W4[l,z]"}
+)";
+  // z in the prefix: every earlier operator reruns per z tile.
+  const Schedule s(workload,
+                   mapping("gemms", {segment("[mm1, mm2, mm3, mm4]", "[z, m]",
+                                             "mm1: [k, n], mm2: [n, o], mm3: [o, l], mm4: [l]",
+                                             "X: 2, W1: 0, Y1: 2, W2: 0, Y2: 2, W3: 0, Y3: 2, "
+                                             "W4: 1, Y4: 2",
+                                             "m: 6, z: 3, k: 8, n: 8, o: 8, l: 8")}));
+  const KernelOutcome k = expect_matches_model("gemm chain of four", s.segments(), hardware());
+  EXPECT_EQ(measured(k, "mm1", "macs"), 2 * 12 * 8 * 8); // z has two trips
+}
+
+} // namespace
+} // namespace dse::codegen_test
