@@ -86,8 +86,8 @@ void emit_halo_ranges(CodeWriter &out, const SegmentPlan &plan, int dim) {
       const std::string first = halo_var(h.chained, "first"), n = halo_var(h.chained, "n");
       const std::string at = num(h.coef) + " * " + first + " + " + num(h.shift);
       out.line("const i64 " + lo + " = " + at + ";");
-      out.line("const i64 " + end + " = " + n + " > 0 ? " + at + " + " + num(h.coef) + " * (" +
-               n + " - 1) + " + num(h.own_span) + " : " + lo + ";");
+      out.line("const i64 " + end + " = " + n + " > 0 ? " + at + " + " + num(h.coef) + " * (" + n +
+               " - 1) + " + num(h.own_span) + " : " + lo + ";");
     }
     const std::string kept = h.cached ? " + (" + step + " > 0 ? " + num(h.overlap) + " : 0)" : "";
     out.line("const i64 " + halo_var(ki, "first") + " = std::max<i64>(" + lo + kept + ", " +
@@ -136,8 +136,8 @@ std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &
   const std::string rank = num(static_cast<std::int64_t>(x.extent.size()));
   return (when.empty() ? "" : when + ") ") + counter + " += copy_in_box<" + rank + ">(gb + " +
          num(x.offset) + ", " + dram_array(x.name) + ".data(), " + dram_shape(x.name) + ", " +
-         braced(origin) + ", " + braced(extent) + ", " + braced(x.extent) + ", " +
-         braced(x.order) + ", " + num(x.block) + ");";
+         braced(origin) + ", " + braced(extent) + ", " + braced(x.extent) + ", " + braced(x.order) +
+         ", " + num(x.block) + ");";
 }
 
 std::string operand_pointer(const SegmentPlan &plan, int op, int tile,
@@ -211,16 +211,16 @@ std::string overlap_copy(const SegmentPlan &plan, const Step &step) {
            braced(inter.position_stride) + ", " + kept + ", " + braced(store.position_stride) +
            ", " + braced(count) + "); // " + store.name;
   // The window's last positions, where the next step's window starts.
-  const std::string tail =
-      region + " + (" + halo_var(k, "end") + " - " + halo_var(k, "lo") + " - " +
-      num(h.overlap) + ") * " + num(inter.position_stride[static_cast<size_t>(h.axis)]);
+  const std::string tail = region + " + (" + halo_var(k, "end") + " - " + halo_var(k, "lo") +
+                           " - " + num(h.overlap) + ") * " +
+                           num(inter.position_stride[static_cast<size_t>(h.axis)]);
   std::string when;
   for (int d : h.save_at_last)
     when += (when.empty() ? "if (" : " && ") + loop_var(plan, d) +
             " == " + num(plan.dims[static_cast<size_t>(d)].trips - 1);
   return (when.empty() ? "" : when + ") ") + "copy_region<" + rank + ">(" + kept + ", " +
-         braced(store.position_stride) + ", " + tail + ", " + braced(inter.position_stride) +
-         ", " + braced(count) + "); // " + store.name;
+         braced(store.position_stride) + ", " + tail + ", " + braced(inter.position_stride) + ", " +
+         braced(count) + "); // " + store.name;
 }
 
 } // namespace dse::codegen

@@ -128,8 +128,7 @@ void plan_overlap_stores(SegmentPlan &plan, const Dataflow &df) {
     store.name = "overlap of " + inter.name + " along " + p.dim_name(halo.dim);
     store.role = TensorRole::Intermediate;
     store.access = inter.access;
-    store.above.assign(df.prefix.begin(),
-                       std::find(df.prefix.begin(), df.prefix.end(), halo.dim));
+    store.above.assign(df.prefix.begin(), std::find(df.prefix.begin(), df.prefix.end(), halo.dim));
     std::vector<std::int64_t> extent = box_extents(store, plan.dims);
     extent[static_cast<size_t>(halo.axis)] = halo.overlap;
     lay_out(store, std::move(extent), plan.dims, inter.order.back(), 0);

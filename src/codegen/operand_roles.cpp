@@ -187,13 +187,13 @@ std::vector<OpRoles> choose_roles(const Problem &problem, const std::vector<DimP
   RoleSearch search(problem, dims, target, std::move(options));
   std::vector<OpRoles> best = search.best();
   if (best.empty())
-    throw UserError("ops '" + problem.op(static_cast<int>(search.deepest()) - 1).name +
-                    "' and '" + problem.op(static_cast<int>(search.deepest())).name +
-                    "' need different storage orders of their intermediate '" +
-                    problem.tensors[static_cast<size_t>(
-                                        problem.links[search.deepest() - 1].intermediate)]
-                        .name +
-                    "'");
+    throw UserError(
+        "ops '" + problem.op(static_cast<int>(search.deepest()) - 1).name + "' and '" +
+        problem.op(static_cast<int>(search.deepest())).name +
+        "' need different storage orders of their intermediate '" +
+        problem.tensors[static_cast<size_t>(problem.links[search.deepest() - 1].intermediate)]
+            .name +
+        "'");
   return best;
 }
 

@@ -97,8 +97,7 @@ private:
     out_.line(compute_function(segment_, plan_, s.op) + "(" +
               operand_pointer(plan_, s.op, o.a_tile, s.entered) + ", " +
               operand_pointer(plan_, s.op, o.b_tile, s.entered) + ", " +
-              operand_pointer(plan_, s.op, o.c_tile, s.entered) + halo_counts(plan_, s.op) +
-              ");");
+              operand_pointer(plan_, s.op, o.c_tile, s.entered) + halo_counts(plan_, s.op) + ");");
     out_.line("macs[" +
               num(counters_.mac_entry[static_cast<size_t>(segment_)][static_cast<size_t>(s.op)]) +
               "] += " + macs_expression(plan_, s.op) + ";");

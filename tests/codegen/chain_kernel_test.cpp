@@ -20,11 +20,11 @@ ops:
 )";
 
 std::string stack_mapping(const std::string &cache) {
-  return mapping("stack", {segment("[conv1, conv2, conv3]", "[b]",
-                                   "conv1: [k, c], conv2: [j, k], conv3: [l, j]",
-                                   "X: 1, W1: 0, Y1: 1, W2: 0, Y2: 1, W3: 0, Y3: 1",
-                                   "b: 3, k: 3, c: 2, j: 3, l: 2") +
-                           (cache.empty() ? "" : "    cache: " + cache + "\n")});
+  return mapping(
+      "stack",
+      {segment("[conv1, conv2, conv3]", "[b]", "conv1: [k, c], conv2: [j, k], conv3: [l, j]",
+               "X: 1, W1: 0, Y1: 1, W2: 0, Y2: 1, W3: 0, Y3: 1", "b: 3, k: 3, c: 2, j: 3, l: 2") +
+       (cache.empty() ? "" : "    cache: " + cache + "\n")});
 }
 
 TEST(ChainKernel, ComposedWindowsEveryCacheChoice) {
@@ -42,6 +42,21 @@ TEST(ChainKernel, EveryPositionOnceWhenEveryLinkCaches) {
   EXPECT_EQ(measured(k, "conv2", "macs"), 10 * 3 * 3 * 3);
 }
 
+TEST(ChainKernel, EveryFrontPointOfAStack) {
+  // What explore picks with runs of three: the stack fused whole, in pairs or alone.
+  const Hardware hw = parse_hardware(vector_hardware(1024), "test-hw.yaml");
+  const Front front(kStack, hw);
+  ASSERT_GE(front.size(), 1u);
+  size_t longest = 0;
+  for (size_t p = 0; p < front.size(); ++p) {
+    const std::vector<KernelSegment> point = front.point(p);
+    for (const KernelSegment &seg : point)
+      longest = std::max(longest, seg.problem->ops.size());
+    expect_matches_model("stack front point " + std::to_string(p), point, hw);
+  }
+  EXPECT_EQ(longest, 3u);
+}
+
 TEST(ChainKernel, PaddedStackThenPointwise) {
   // 3x3 "same", 3x3 at stride 2 padded, then a 1x1 reading Y2 bare: one halo link, two dims.
   const char *const workload = R"(name: bottleneck
@@ -52,14 +67,14 @@ ops:
   - {name: point, einsum: "Y3[l,a,b] += W3[l,j] * Y2[j,a,b]"}
 )";
   for (const char *cache : {"", "{Y1: [a, b]}"}) {
-    const Schedule s(workload,
-                     mapping("bottleneck",
-                             {segment("[conv1, conv2, point]", "[a, b]",
-                                      "conv1: [k, c], conv2: [j, k], point: [l, j]",
-                                      "X: 2, W1: 0, Y1: 2, W2: 0, Y2: 2, W3: 0, Y3: 2",
-                                      "a: 2, b: 3, k: 3, c: 2, j: 4, l: 3") +
-                              (std::string(cache).empty() ? "" : std::string("    cache: ") +
-                                                                     cache + "\n")}));
+    const Schedule s(
+        workload,
+        mapping("bottleneck",
+                {segment("[conv1, conv2, point]", "[a, b]",
+                         "conv1: [k, c], conv2: [j, k], point: [l, j]",
+                         "X: 2, W1: 0, Y1: 2, W2: 0, Y2: 2, W3: 0, Y3: 2",
+                         "a: 2, b: 3, k: 3, c: 2, j: 4, l: 3") +
+                 (std::string(cache).empty() ? "" : std::string("    cache: ") + cache + "\n")}));
     expect_matches_model(std::string("padded bottleneck, cache ") + cache, s.segments(),
                          hardware());
   }

@@ -49,11 +49,11 @@ TEST(ConvKernel, StridedWithPartialSumSpills) {
 
 TEST(ConvKernel, PaddedWindowsReadZerosOutsideTheirInputs) {
   // "Same" 3x3 padding, then a stride-2 layer padded on both sides of its input from DRAM.
-  const Schedule s(kPaddedPair,
-                   mapping("padded-pair", {segment("[conv]", "", "conv: [k, p, q, c]",
-                                                   "X: 4, W1: 1, Y: 3", "p: 4, q: 5, c: 3, k: 2"),
-                                           segment("[down]", "", "down: [j, p, q, k]",
-                                                   "Y: 4, W2: 0, Z: 3", "p: 2, q: 9, k: 4, j: 5")}));
+  const Schedule s(kPaddedPair, mapping("padded-pair",
+                                        {segment("[conv]", "", "conv: [k, p, q, c]",
+                                                 "X: 4, W1: 1, Y: 3", "p: 4, q: 5, c: 3, k: 2"),
+                                         segment("[down]", "", "down: [j, p, q, k]",
+                                                 "Y: 4, W2: 0, Z: 3", "p: 2, q: 9, k: 4, j: 5")}));
   const KernelOutcome k = expect_matches_model("padded convs", s.segments(), hardware());
   // X boxes of (c 3) x (4 + 2) x (5 + 2) words, padding included, per (k, p, q) tile: 2 x 2 x 2.
   EXPECT_EQ(measured(k, "X", "reads"), 8 * 3 * 6 * 7);

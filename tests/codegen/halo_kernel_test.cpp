@@ -26,12 +26,11 @@ const std::string kValid = window_pair(false);
 
 Hardware hardware() { return parse_hardware(vector_hardware(8192), "test-hw.yaml"); }
 
-std::string fused(const std::string &prefix, const std::string &retention,
-                  const std::string &tiles, const std::string &cache,
+std::string fused(const std::string &prefix, const std::string &retention, const std::string &tiles,
+                  const std::string &cache,
                   const std::string &loops = "conv: [k, c], down: [j, k]") {
-  return mapping("window-pair",
-                 {segment("[conv, down]", prefix, loops, retention, tiles) +
-                  (cache.empty() ? "" : "    cache: " + cache + "\n")});
+  return mapping("window-pair", {segment("[conv, down]", prefix, loops, retention, tiles) +
+                                 (cache.empty() ? "" : "    cache: " + cache + "\n")});
 }
 
 const std::string kTiles = "a: 2, b: 4, k: 2, c: 3, j: 5";
@@ -67,9 +66,9 @@ TEST(HaloKernel, InputHeldAcrossTheHaloLoops) {
 TEST(HaloKernel, StoreKeptAcrossARecomputeLoop) {
   // j between a and b: Y is recomputed per j tile, each time from the overlap along a of the
   // step before, which the store takes at j's last trip only.
-  const Schedule s(kValid, fused("[a, j, b]", "X: 3, W1: 0, Y: 3, W2: 2, Z: 3",
-                                 "a: 1, b: 2, k: 4, c: 3, j: 2", "[a, b]",
-                                 "conv: [k, c], down: [k]"));
+  const Schedule s(kValid,
+                   fused("[a, j, b]", "X: 3, W1: 0, Y: 3, W2: 2, Z: 3",
+                         "a: 1, b: 2, k: 4, c: 3, j: 2", "[a, b]", "conv: [k, c], down: [k]"));
   const KernelOutcome k = expect_matches_model("store across j", s.segments(), hardware());
   EXPECT_EQ(measured(k, "conv", "macs"), 3 * 7 * 9 * kMacsPerPosition); // three j tiles
 }

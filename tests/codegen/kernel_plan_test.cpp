@@ -118,6 +118,21 @@ ops:
             "op 'total' has one input; the emitter executes two-input einsums only");
 }
 
+TEST(KernelPlan, RefusesADepthwiseProducerFusedThroughAWindow) {
+  // Its channels are read by both inputs and its positions run at run time: no lane dimension.
+  const char *const dw = R"(name: dw
+dims: {c: 8, p: 10, r: 3, k: 4, a: 8, u: 3}
+ops:
+  - {name: depthwise, einsum: "Y[c,p] += W1[c,r] * X[c,p+r]"}
+  - {name: conv, einsum: "Z[k,a] += W2[k,c,u] * Y[c,a+u]"}
+)";
+  EXPECT_EQ(
+      refusal(dw, mapping("dw", {segment("[depthwise, conv]", "[a]", "depthwise: [c], conv: [k, c]",
+                                         "X: 1, W1: 0, Y: 1, W2: 0, Z: 1", "a: 4, c: 8, k: 4")})),
+      "op 'depthwise' has no output dimension that exactly one input reads contiguously, "
+      "so the emitter has no vector dimension for it");
+}
+
 TEST(KernelPlan, RefusesSoftmaxSplitOverADimTheConsumerKeeps) {
   const char *const over_m = R"(name: attention-m
 dims: {h: 2, m: 12, n: 20, k: 8, l: 6}

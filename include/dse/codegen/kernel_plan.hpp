@@ -56,7 +56,7 @@ struct TilePlan {
   /// neighbouring blocks divided by the block size.
   std::vector<std::int64_t> dim_stride;
   std::vector<std::int64_t> position_stride; // per index position (unblocked tiles)
-  std::vector<int> revisit_loops; // output: loops above its depth that do not index it
+  std::vector<int> revisit_loops;            // output: loops above its depth that do not index it
   std::int64_t words = 0;
   std::int64_t offset = 0; // arena offset, fixed by the scope nesting
 };
@@ -71,11 +71,11 @@ struct TilePlan {
 /// link caches the dim (they come from the overlap store). Its micro-kernel runs over those
 /// positions (`position_dim`, a count known at run time).
 struct HaloPlan {
-  int link = 0;          // Problem::links entry; its producer is ops[link]
-  int dim = -1;          // the last operator's dim
-  int position_dim = -1; // SegmentPlan::dims entry of the positions the producer computes
-  int axis = -1;         // index position of the intermediate
-  bool looped = false;   // a prefix loop (else one step spans the dim whole)
+  int link = 0;            // Problem::links entry; its producer is ops[link]
+  int dim = -1;            // the last operator's dim
+  int position_dim = -1;   // SegmentPlan::dims entry of the positions the producer computes
+  int axis = -1;           // index position of the intermediate
+  bool looped = false;     // a prefix loop (else one step spans the dim whole)
   std::int64_t stride = 1; // the dim's coefficient in the intermediate's index
   std::int64_t step = 0;
   std::int64_t offset = 0;
