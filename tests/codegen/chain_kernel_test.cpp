@@ -4,26 +4,21 @@
 #include "codegen/kernel_fixture.hpp"
 
 #include "dse/config/hardware_loader.hpp"
+#include "model/test_workloads.hpp"
 
 namespace dse::codegen_test {
 namespace {
 
 Hardware hardware() { return parse_hardware(vector_hardware(8192), "test-hw.yaml"); }
 
-// Three 3-wide windows composed: Y1 is read through a+u, itself through b+v.
-const char *const kStack = R"(name: stack
-dims: {c: 2, k: 3, p: 12, r: 3, j: 3, a: 10, u: 3, l: 2, b: 8, v: 3}
-ops:
-  - {name: conv1, einsum: "Y1[k,p] += W1[k,c,r] * X[c,p+r]"}
-  - {name: conv2, einsum: "Y2[j,a] += W2[j,k,u] * Y1[k,a+u]"}
-  - {name: conv3, einsum: "Y3[l,b] += W3[l,j,v] * Y2[j,b+v]"}
-)";
+// Two windows composed: Y1 is read through a+u, Y2 through b+v (three steps of b).
+const char *const kStack = test_workloads::kWindowChain1d;
 
 std::string stack_mapping(const std::string &cache) {
   return mapping(
-      "stack",
-      {segment("[conv1, conv2, conv3]", "[b]", "conv1: [k, c], conv2: [j, k], conv3: [l, j]",
-               "X: 1, W1: 0, Y1: 1, W2: 0, Y2: 1, W3: 0, Y3: 1", "b: 3, k: 3, c: 2, j: 3, l: 2") +
+      "window-chain-1d",
+      {segment("[conv1, conv2, conv3]", "[b]", "conv1: [k, c], conv2: [j, k], conv3: [i, j]",
+               "X: 1, W1: 0, Y1: 1, W2: 0, Y2: 1, W3: 0, Z: 1", "b: 1, k: 2, c: 2, j: 2, i: 2") +
        (cache.empty() ? "" : "    cache: " + cache + "\n")});
 }
 
@@ -38,15 +33,16 @@ TEST(ChainKernel, ComposedWindowsEveryCacheChoice) {
 TEST(ChainKernel, EveryPositionOnceWhenEveryLinkCaches) {
   const Schedule s(kStack, stack_mapping("{Y1: [b], Y2: [b]}"));
   const KernelOutcome k = expect_matches_model("stack, all cached", s.segments(), hardware());
-  EXPECT_EQ(measured(k, "conv1", "macs"), 12 * 3 * 2 * 3); // Y1's 12 positions once
-  EXPECT_EQ(measured(k, "conv2", "macs"), 10 * 3 * 3 * 3);
+  EXPECT_EQ(measured(k, "conv1", "macs"), 5 * 2 * 2 * 2); // Y1's 5 positions once
+  EXPECT_EQ(measured(k, "conv2", "macs"), 4 * 2 * 2 * 2);
 }
 
 TEST(ChainKernel, EveryFrontPointOfAStack) {
-  // What explore picks with runs of three: the stack fused whole, in pairs or alone.
-  const Hardware hw = parse_hardware(vector_hardware(1024), "test-hw.yaml");
-  const Front front(kStack, hw);
-  ASSERT_GE(front.size(), 1u);
+  // What explore picks with runs of three on 96 words: a window, then a 1x1, fused in pairs or
+  // whole, each halo recomputed or cached.
+  const Hardware hw = parse_hardware(vector_hardware(96), "test-hw.yaml");
+  const Front front(test_common::conv_stack_1d_workload("conv-stack"), hw);
+  ASSERT_GE(front.size(), 2u);
   size_t longest = 0;
   for (size_t p = 0; p < front.size(); ++p) {
     const std::vector<KernelSegment> point = front.point(p);
