@@ -76,6 +76,22 @@ ops:
   }
 }
 
+TEST(ChainKernel, FourOperatorsWindowsThroughABareLink) {
+  // op4's window composes through op3 (pointwise) and op2's window: every link has a halo on b.
+  for (const char *cache : {"", "{Y3: [b]}", "{Y1: [b], Y3: [b]}", "{Y1: [b], Y2: [b], Y3: [b]}"}) {
+    const Schedule s(
+        test_workloads::kChain4,
+        mapping("chain-4",
+                {segment("[op1, op2, op3, op4]", "[b]",
+                         "op1: [k, c], op2: [j, k], op3: [i, j], op4: [h, i]",
+                         "X: 1, W1: 0, Y1: 1, W2: 0, Y2: 1, W3: 0, Y3: 1, "
+                         "W4: 0, Z: 1",
+                         "b: 1, k: 2, c: 2, j: 2, i: 2, h: 2") +
+                 (std::string(cache).empty() ? "" : std::string("    cache: ") + cache + "\n")}));
+    expect_matches_model(std::string("chain of four, cache ") + cache, s.segments(), hardware());
+  }
+}
+
 TEST(ChainKernel, GemmChainOfFourWithRecompute) {
   const char *const workload = R"(name: gemms
 dims: {m: 12, k: 8, n: 8, o: 8, l: 8, z: 6}
