@@ -112,7 +112,12 @@ void emit_compute(CodeWriter &out, const SegmentPlan &plan, int segment, int op,
   out.open("void " + compute_function(segment, plan, op) +
            "(const float *__restrict a, const float *__restrict b, float *__restrict c" + counts +
            ")");
-  if (target.cores > 1 && o.macs_per_tile >= kParallelMacs) {
+  // A producer's MACs per tile are per halo position: at most a window of them.
+  std::int64_t tile_macs = o.macs_per_tile;
+  for (int d : o.outer_dims)
+    if (halo_of_position(plan, d) >= 0)
+      tile_macs *= plan.dims[static_cast<size_t>(d)].tile;
+  if (target.cores > 1 && tile_macs >= kParallelMacs) {
     out.line("#ifdef _OPENMP");
     out.line("#pragma omp parallel for collapse(" + std::to_string(o.outer_dims.size() + 2) +
              ") schedule(static) num_threads(kCores)");

@@ -56,6 +56,23 @@ TEST(HaloKernel, CachedAlongBothDims) {
   EXPECT_EQ(measured(k, "conv", "macs"), 7 * 9 * kMacsPerPosition); // each position of Y once
 }
 
+TEST(HaloKernel, TwoCoresSplitTheProducersPositions) {
+  // 64 x 32 MACs per position, windows of 5 x 6: the producer's tiles run on both cores.
+  const char *const wide = R"(name: wide
+dims: {c: 32, k: 64, p: 12, q: 10, j: 16, a: 10, b: 8, u: 3, v: 3}
+ops:
+  - {name: reduce, einsum: "Y[k,p,q] += W1[k,c] * X[c,p,q]"}
+  - {name: conv, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]"}
+)";
+  const Schedule s(
+      wide, mapping("wide",
+                    {segment("[reduce, conv]", "[a, b]", "reduce: [k, c], conv: [j, k]",
+                             "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", "a: 3, b: 4, k: 64, c: 32, j: 16") +
+                     "    cache: [a, b]\n"}));
+  expect_matches_model("two cores", s.segments(),
+                       parse_hardware(vector_hardware(65536, 2), "test-hw.yaml"));
+}
+
 TEST(HaloKernel, InputHeldAcrossTheHaloLoops) {
   // X whole in the arena: one box of the positions computed, loaded once.
   const Schedule s(kValid, fused("[a, b]", "X: 0, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, "[b]"));
