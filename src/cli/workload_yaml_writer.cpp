@@ -56,8 +56,10 @@ std::string vector_op_fields(const Workload &w, const Operator &op) {
 }
 
 std::string op_entry(const Workload &w, const Operator &op) {
-  const std::string fields = op.kind == OpKind::Einsum ? ", einsum: \"" + einsum_text(w, op) + "\""
-                                                       : vector_op_fields(w, op);
+  std::string fields = op.kind == OpKind::Einsum ? ", einsum: \"" + einsum_text(w, op) + "\""
+                                                 : vector_op_fields(w, op);
+  if (!op.einsum.residual.empty())
+    fields += ", residual: " + yaml_name(op.einsum.residual);
   return "  - {name: " + yaml_name(op.name) + fields + "}\n";
 }
 

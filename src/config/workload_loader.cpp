@@ -114,7 +114,7 @@ private:
   }
 
   void read_einsum(const YamlMap &m, Operator &op) {
-    m.allow_only({"name", "kind", "einsum"});
+    m.allow_only({"name", "kind", "einsum", "residual"});
     op.kind = OpKind::Einsum;
     const std::string text = m.string("einsum");
     const SourceLocation where = einsum_location(m.required("einsum"), file_name_);
@@ -122,8 +122,38 @@ private:
     op.einsum = bind_einsum(parsed, workload_.dims, where, op.name);
     for (size_t i = 0; i < parsed.inputs.size(); ++i)
       note_read(op.einsum.inputs[i], op.name, shifted(where, parsed.inputs[i].offset));
+    if (m.has("residual"))
+      read_residual(m, op);
     note_produced(op.einsum.output.tensor, op.einsum.output.indices.size(),
                   output_dims(op.einsum.output), op.name, shifted(where, parsed.output.offset));
+  }
+
+  /// `residual: R`: the output starts from R, read at the output's indices; a tensor produced
+  /// earlier must have exactly the output's extents.
+  void read_residual(const YamlMap &m, Operator &op) {
+    op.einsum.residual = m.string("residual");
+    const TensorAccess read = op.einsum.residual_access();
+    const SourceLocation at = location_of(m.required("residual"), file_name_);
+    if (read.tensor.empty() || read.tensor == op.einsum.output.tensor)
+      m.fail(m.required("residual"), "the residual must be another tensor than the output '" +
+                                         op.einsum.output.tensor + "'");
+    for (const IndexExpr &e : read.indices)
+      if (!e.is_plain())
+        m.fail(m.required("residual"),
+               "a residual is read at the output's indices, which must be bare dimensions");
+    note_read(read, op.name, at);
+    const auto it = tensors_.find(read.tensor);
+    if (!it->second.produced)
+      return;
+    for (size_t i = 0; i < read.indices.size(); ++i) {
+      const std::int64_t want =
+          workload_.dims[static_cast<size_t>(read.indices[i].terms[0].dim)].size;
+      const std::int64_t has = workload_.dims[static_cast<size_t>(it->second.dims[i])].size;
+      if (want != has)
+        m.fail(m.required("residual"), "residual '" + read.tensor + "' has " + std::to_string(has) +
+                                           " elements at index " + std::to_string(i + 1) +
+                                           ", the output " + std::to_string(want));
+    }
   }
 
   static ParsedEinsum parse_einsum_of(const std::string &op_name, const std::string &text,

@@ -42,9 +42,8 @@ std::vector<SegmentPart> parts_of(const ExploreResult &r, const FrontPoint &poin
     const Problem &p = r.problems[part.problem];
     const MappingReport report = evaluate_mapping(p, part.candidate, part.tiling, hw, model);
     SegmentPart out{part.totals, {}};
-    for (size_t t = 0; t < p.tensors.size(); ++t)
-      out.tensors.push_back(
-          {p.tensors[t].name, report.tensors[t].dram_reads, report.tensors[t].dram_writes});
+    for (const TensorReport &t : report.tensors) // the problem's tensors, then residuals
+      out.tensors.push_back({t.name, t.dram_reads, t.dram_writes});
     parts.push_back(std::move(out));
   }
   return parts;

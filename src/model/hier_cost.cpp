@@ -51,6 +51,13 @@ double backing_store_cycles(const Hardware &hw, double reads, double writes) {
                    (reads + writes) / (r.load + r.store + r.both)});
 }
 
+void require_no_residuals(const Workload &workload) {
+  for (const Operator &op : workload.ops)
+    if (!op.einsum.residual.empty())
+      throw UserError(op.where, "op '" + op.name + "' adds the residual '" + op.einsum.residual +
+                                    "': general hierarchies do not count residuals yet");
+}
+
 HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
                                const OpMapping &mapping, bool first_read_elision,
                                LatencyModel latency_model) {

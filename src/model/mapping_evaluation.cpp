@@ -61,6 +61,14 @@ MappingReport evaluate_mapping(const Problem &problem, const Candidate &candidat
                          candidate.dataflow.retention[t], evaluate(traffic.footprint, atoms),
                          evaluate(traffic.reads, atoms), evaluate(traffic.writes, atoms)});
   }
+  for (size_t o = 0; o < problem.ops.size(); ++o)
+    if (const std::string &residual = problem.op(static_cast<int>(o)).einsum.residual;
+        !residual.empty()) {
+      const int output = problem.ops[o].tensors.back();
+      r.tensors.push_back({residual, "residual",
+                           candidate.dataflow.retention[static_cast<size_t>(output)], 0,
+                           evaluate(residual_reads(problem, static_cast<int>(o)), atoms), 0});
+    }
   const double array_size = static_cast<double>(hw.effective_rows() * hw.effective_cols());
   for (size_t o = 0; o < problem.ops.size(); ++o) {
     OperatorReport op{problem.op(static_cast<int>(o)).name, evaluate(cm.macs[o], atoms),

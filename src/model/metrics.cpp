@@ -301,6 +301,14 @@ TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, i
   return out;
 }
 
+Posynomial residual_reads(const Problem &problem, int op) {
+  if (problem.op(op).einsum.residual.empty())
+    return {};
+  // Each output element's first visit starts from the residual instead of zero (later visits
+  // read back partial sums as without one): the padded output once.
+  return padded_size(problem, problem.ops[static_cast<size_t>(op)].accesses.back());
+}
+
 LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int op,
                            bool double_buffering) {
   LocalMetrics out;
@@ -316,6 +324,7 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
     if (problem.fused() && dataflow.retention[static_cast<size_t>(t)] < prefix_len)
       out.other_buffer += words;
   }
+  out.dram_reads += residual_reads(problem, op);
   return out;
 }
 

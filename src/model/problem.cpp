@@ -109,6 +109,12 @@ int intermediate_input(const Workload &workload, const ChainLink &producer,
   return -1;
 }
 
+/// Whether the link's einsum has no residual: a producer's result stays on chip, so it cannot
+/// start from a tensor in DRAM.
+bool starts_from_zero(const Workload &workload, const ChainLink &link) {
+  return workload.ops.at(static_cast<size_t>(link.einsum_op)).einsum.residual.empty();
+}
+
 const TensorAccess &intermediate_read(const Workload &workload, const ChainLink &consumer,
                                       int slot) {
   return workload.ops.at(static_cast<size_t>(consumer.einsum_op))
@@ -170,7 +176,9 @@ bool writes_bare_dims(const Workload &workload, const ChainLink &producer) {
 
 bool can_fuse(const Workload &workload, const ChainLink &producer, const ChainLink &consumer) {
   const int slot = intermediate_input(workload, producer, consumer);
-  if (slot < 0)
+  if (slot < 0 || !starts_from_zero(workload, producer) ||
+      workload.ops.at(static_cast<size_t>(consumer.einsum_op)).einsum.residual ==
+          link_result_tensor(workload, producer))
     return false;
   const TensorAccess &read = intermediate_read(workload, consumer, slot);
   const TensorAccess &written =
@@ -191,7 +199,9 @@ bool can_fuse_with_halo(const Workload &workload, const ChainLink &producer,
   if (can_fuse(workload, producer, consumer))
     return true;
   const int slot = intermediate_input(workload, producer, consumer);
-  if (slot < 0 || !writes_bare_dims(workload, producer))
+  if (slot < 0 || !writes_bare_dims(workload, producer) || !starts_from_zero(workload, producer) ||
+      workload.ops.at(static_cast<size_t>(consumer.einsum_op)).einsum.residual ==
+          link_result_tensor(workload, producer))
     return false;
   const TensorAccess &read = intermediate_read(workload, consumer, slot);
   const Operator &prod = workload.ops.at(static_cast<size_t>(producer.einsum_op));
@@ -449,6 +459,13 @@ std::string pairwise_defect(const Workload &workload, const std::vector<ChainLin
       return "'" + workload.ops.at(static_cast<size_t>(links[i].einsum_op)).name +
              "' cannot be fused with '" +
              workload.ops.at(static_cast<size_t>(links[i + 1].einsum_op)).name + "'";
+  // The last operator's residual is read from DRAM: no intermediate of the chain.
+  const Operator &last = workload.ops.at(static_cast<size_t>(links.back().einsum_op));
+  for (size_t i = 0; i + 1 < links.size(); ++i)
+    if (!last.einsum.residual.empty() &&
+        last.einsum.residual == link_result_tensor(workload, links[i]))
+      return "'" + last.name + "' adds the residual '" + last.einsum.residual +
+             "', an intermediate of the chain";
   return {};
 }
 
@@ -486,6 +503,8 @@ std::string Problem::structure_key() const {
     if (std::any_of(op.iteration.begin(), op.iteration.end(),
                     [](const IndexExpr &e) { return !e.is_plain(); }))
       write_access(out, TensorAccess{"iteration", op.iteration});
+    if (!workload->ops.at(static_cast<size_t>(op.workload_op)).einsum.residual.empty())
+      out << "r"; // the output starts from a residual read from DRAM
     for (int a : op.attached_ops) {
       // A softmax's normalised dim decides where its running state lives (fused metrics).
       const Operator &attached = workload->ops.at(static_cast<size_t>(a));

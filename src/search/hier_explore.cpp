@@ -3,6 +3,7 @@
 #include "dse/search/hier_explore.hpp"
 
 #include "dse/ir/chain.hpp"
+#include "dse/model/hier_cost.hpp"
 #include "dse/search/front_algebra.hpp"
 
 namespace dse {
@@ -64,7 +65,9 @@ public:
       : hw_(hw), workload_(workload), options_(composable(options)), policy_(options_.objectives),
         attached_words_(attached_input_words(workload)),
         fusion_(options.fusion && hw.hierarchy.mapspace.empty() &&
-                hw.hierarchy.levels[1].holds == role::kAll) {}
+                hw.hierarchy.levels[1].holds == role::kAll) {
+    require_no_residuals(workload);
+  }
 
   /// The chain's front: per link the operators alone, or the link fused with the next.
   std::vector<HierPlan> chain_front(const Chain &chain) {

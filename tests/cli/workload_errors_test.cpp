@@ -48,7 +48,7 @@ TEST_F(WorkloadErrors, UnknownTopLevelKey) {
 TEST_F(WorkloadErrors, UnknownOpKey) {
   expect_workload_error(with(kWorkload, "{name: g,", "{name: g, stride: 2,"),
                         "4:15: error: unknown key 'stride' in op 'g' (expected one of: name, "
-                        "kind, einsum)");
+                        "kind, einsum, residual)");
 }
 
 TEST_F(WorkloadErrors, MissingDims) {

@@ -212,6 +212,33 @@ TEST(WorkloadLoader, PaddingStillReadsTheProducersOutput) {
                     "there ('p')"));
 }
 
+// A residual block: the second convolution's output starts from the first one's input.
+const std::string kBlock = "name: x\ndims: {c: 2, k: 2, p: 8, r: 3, a: 8}\nops:\n"
+                           "  - {name: a, einsum: \"Y[k,p] += W1[k,c,r] * X[c,p+r-1]\"}\n"
+                           "  - {name: b, einsum: \"Z[c,a] += W2[c,k,r] * Y[k,a+r-1]\", "
+                           "residual: X}\n";
+
+TEST(WorkloadLoader, ResidualIsReadAtTheOutputsIndices) {
+  const Workload w = parse_workload(kBlock, "w.yaml");
+  EXPECT_EQ(w.ops[1].einsum.residual, "X");
+  EXPECT_EQ(w.ops[1].einsum.residual_access().indices.size(), 2u);
+}
+
+TEST(WorkloadLoader, ResidualOfAnotherRank) {
+  EXPECT_TRUE(fails(with(kBlock, "X[c,p+r-1]", "X[c,p+r-1,k]"), "5:69",
+                    "op 'b': tensor 'X' has 2 indices here but 3 in op 'a'"));
+}
+
+TEST(WorkloadLoader, ResidualOfOtherExtents) {
+  EXPECT_TRUE(fails(with(with(kBlock, "residual: X", "residual: Y"), "k: 2", "k: 3"), "5:69",
+                    "op 'b': residual 'Y' has 3 elements at index 1, the output 2"));
+}
+
+TEST(WorkloadLoader, ResidualIsTheOutput) {
+  EXPECT_TRUE(fails(with(kBlock, "residual: X", "residual: Z"), "5:69",
+                    "op 'b': the residual must be another tensor than the output 'Z'"));
+}
+
 TEST(WorkloadLoader, OutputIndexWithAConstant) {
   EXPECT_TRUE(fails(with(kConvPair, "Z[k,p,q]", "Z[k,p+1,q]"), "5:28",
                     "op 'b': output index 'p+1' must be a bare dimension"));
@@ -254,7 +281,8 @@ TEST(WorkloadLoader, UnknownKind) {
 
 TEST(WorkloadLoader, UnknownOpKey) {
   EXPECT_TRUE(fails(with(kBase, "{name: qk,", "{name: qk, over: n,"), "4:16",
-                    "unknown key 'over' in op 'qk' (expected one of: name, kind, einsum)"));
+                    "unknown key 'over' in op 'qk' (expected one of: name, kind, einsum, "
+                    "residual)"));
 }
 
 TEST(WorkloadLoader, ElementwiseTakesNoOver) {

@@ -174,6 +174,15 @@ ops:
   - {name: op4, einsum: "Z[h,b] += W4[h,i,v] * Y3[i,b+v]"}
 )";
 
+/// A 1-D residual block: two padded 3-wide windows, the second's output starting from the
+/// block's input (`Z = X + conv2(conv1(X))`).
+inline const char *const kResidualBlock1d = R"(name: residual-block-1d
+dims: {p: 6, c: 2, r: 3, k: 2, a: 6, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c,r] * X[c,p+r-1]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y1[k,a+u-1]", residual: X}
+)";
+
 /// A 2-D chain: a 2x2 window between two pointwise operators.
 inline const char *const kBottleneck2d = R"(name: bottleneck-2d
 dims: {p: 3, q: 3, c: 2, k: 2, a: 2, b: 2, u: 2, v: 2, j: 2, i: 2}

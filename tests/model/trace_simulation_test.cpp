@@ -150,6 +150,14 @@ TEST(TraceSimulation, WindowChainsOfThreeFused) {
   }
 }
 
+// A residual block: the second convolution's output starts from the block's input, read once
+// per output element at its first visit (partial sums spilled later come back as without it).
+TEST(TraceSimulation, ResidualBlockFusedAndAlone) {
+  const ChainWorkload w(test_workloads::kResidualBlock1d);
+  expect_agreement("residual block fused", w.whole_chain(), kEverything);
+  expect_agreement("residual block, second convolution", w.single(1), kEverything);
+}
+
 // The tile restriction is needed: with one-position tiles of the same-padded chain, the second
 // window reads padding too, and the producer computes fewer positions than the model counts.
 TEST(TraceSimulation, TilesTheModelDoesNotCountAreWrong) {

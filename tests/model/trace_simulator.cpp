@@ -158,7 +158,9 @@ int final_output(const Problem &p) { return p.ops.back().tensors.back(); }
 /// One execution of a schedule: loop state, live tiles, DRAM contents and the counters.
 class Run {
 public:
-  Run(const Problem &p, const Dataflow &df, const Tiling &tiling, const std::vector<Dense> &inputs);
+  /// `residual`: the last operator's residual at real extents (empty without one).
+  Run(const Problem &p, const Dataflow &df, const Tiling &tiling, const std::vector<Dense> &inputs,
+      const Dense &residual = {});
   TraceCounts execute(const Dense &reference);
   /// Per workload dim, the range op `o` computes at loop state `at` ({0, 0} for dims it lacks):
   /// the last op its tiles; a producer, along each position it writes through a window, what
@@ -202,7 +204,8 @@ private:
   std::vector<std::int64_t> iteration_;    // per dim: current iteration of its loop, -1 outside it
   std::vector<Dense> dram_;                // per tensor at its padded extents (intermediate unused)
   std::vector<std::vector<bool>> written_; // per output element: written to DRAM before
-  std::vector<Dense> live_;                // per tensor: its tile, while is_live_
+  Dense residual_;          // what the last operator's output starts from (empty: zeros)
+  std::vector<Dense> live_; // per tensor: its tile, while is_live_
   std::vector<bool> is_live_;
   std::int64_t live_words_ = 0;
   TraceCounts counts_;
@@ -221,7 +224,7 @@ private:
 };
 
 Run::Run(const Problem &p, const Dataflow &df, const Tiling &tiling,
-         const std::vector<Dense> &inputs)
+         const std::vector<Dense> &inputs, const Dense &residual)
     : p_(p), df_(df), live_(p.tensors.size()), is_live_(p.tensors.size(), false) {
   std::vector<std::int64_t> padded;
   for (size_t d = 0; d < p.workload->dims.size(); ++d) {
@@ -236,6 +239,10 @@ Run::Run(const Problem &p, const Dataflow &df, const Tiling &tiling,
     written_.emplace_back(dram_.back().data.size(), false);
     if (p.tensors[t].role == TensorRole::Input)
       copy_region(inputs[t], inputs[t], dram_.back());
+  }
+  if (!residual.data.empty()) { // in DRAM at the output's padded extents, zeros past the real
+    residual_ = dram_[static_cast<size_t>(final_output(p))];
+    copy_region(residual, residual, residual_);
   }
   counts_.macs.assign(p.ops.size(), 0);
   counts_.peak_words.assign(p.ops.size(), 0);
@@ -559,6 +566,9 @@ void Run::allocate(int tensor) {
     copy_region(loaded, dram, tile);
     for_each_index(loaded.lo, loaded.extent,
                    [&](const std::vector<std::int64_t> &) { ++counts_.dram_reads; });
+  } else if (role == TensorRole::Output && !residual_.data.empty()) { // a first visit
+    copy_region(tile, residual_, tile);
+    counts_.dram_reads += tile.words();
   }
   live_words_ += tile.words();
   live_[t] = std::move(tile);
@@ -673,6 +683,12 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
         x = value(rng);
   }
   inputs_ = real;
+  if (!problem.op(static_cast<int>(problem.ops.size()) - 1).einsum.residual.empty()) {
+    residual_ =
+        access_box(problem.tensors[static_cast<size_t>(final_output(problem))].access, sizes);
+    for (double &x : residual_.data)
+      x = value(rng);
+  }
   // The plain einsums, one after the other, each producer computing what its consumer reads.
   Dataflow whole; // no loop entered: every dim spans its whole size
   whole.cached.assign(problem.links.size(), {});
@@ -694,10 +710,12 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
                real[static_cast<size_t>(op.tensors.back())]);
   }
   reference_ = real[static_cast<size_t>(final_output(problem))];
+  for (size_t e = 0; e < residual_.data.size(); ++e)
+    reference_.data[e] += residual_.data[e];
 }
 
 TraceCounts TraceSimulator::run(const Dataflow &dataflow, const Tiling &tiling) const {
-  return Run(*problem_, dataflow, tiling, inputs_).execute(reference_);
+  return Run(*problem_, dataflow, tiling, inputs_, residual_).execute(reference_);
 }
 
 } // namespace dse::trace

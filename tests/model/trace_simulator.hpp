@@ -37,8 +37,9 @@ struct TraceCounts {
 };
 
 /// Simulates schedules of one problem. Input values are seeded random numbers; the reference is
-/// the plain einsum (producer then consumer when fused). Attached softmax/elementwise operators
-/// are treated as the identity for values (their cost is only the unfused softmax pass).
+/// the plain einsum (producer then consumer when fused), plus the last operator's residual.
+/// Attached softmax/elementwise operators are treated as the identity for values (their cost is
+/// only the unfused softmax pass).
 class TraceSimulator {
 public:
   TraceSimulator(const Problem &problem, std::uint32_t seed);
@@ -48,6 +49,7 @@ public:
 private:
   const Problem *problem_;
   std::vector<Dense> inputs_; // per problem tensor at its real extents (zeros but for inputs)
+  Dense residual_;            // the last operator's residual at real extents (empty: none)
   Dense reference_;           // the problem's final output at its real extents
 };
 

@@ -288,6 +288,11 @@ TEST(BruteForce, FusedWindowChainOfThree) {
   compare(tp, hardware(48), options_with(kLatencyEnergyDram, TileMenu::All));
 }
 
+TEST(BruteForce, FusedResidualBlock) {
+  const TestProblem tp = test::chain_problem("residual block", test::residual_block_yaml());
+  compare(tp, hardware(48), options_with(kLatencyEnergyDram, TileMenu::All));
+}
+
 TEST(BruteForce, FusedGemmPairWithRecomputeExcluded) {
   // The case above, its space without recompute: brute force and the matrix search agree, and
   // the front they find is worse than the one with recompute on at least one objective.

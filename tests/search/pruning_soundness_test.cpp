@@ -268,6 +268,12 @@ TEST(PruningSoundness, FusedChainsOfThree) {
   check_pruning(windows, true, true);
 }
 
+TEST(PruningSoundness, FusedResidualBlock) {
+  const TestProblem block = test::chain_problem("residual block", test::residual_block_yaml());
+  check_pruning(block, false, true);
+  check_pruning(block, true, true);
+}
+
 TEST(PruningSoundness, FusedAttentionWithoutHeads) {
   check_pruning(test::fused_problem("attention", test::attention_yaml(0, 4, 2)), false, true);
 }

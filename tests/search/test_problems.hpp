@@ -113,6 +113,14 @@ inline std::string window_chain_yaml() {
          "  - {name: conv3, einsum: \"Z[i,b] += W3[i,j,v] * Y2[j,b+v]\"}\n";
 }
 
+/// A residual block: two "same" 1-D convolutions, the second's output starting from the block's
+/// input.
+inline std::string residual_block_yaml() {
+  return "name: residual-block\ndims: {p: 8, c: 2, r: 3, k: 3, a: 8, u: 3, j: 2}\nops:\n"
+         "  - {name: conv1, einsum: \"Y1[k,p] += W1[k,c,r] * X[c,p+r-1]\"}\n"
+         "  - {name: conv2, einsum: \"Z[j,a] += W2[j,k,u] * Y1[k,a+u-1]\", residual: X}\n";
+}
+
 /// Two 3x3 convolutions, the second with stride 2 reading the intermediate through its window
 /// (`Y[k, 2*a+u, b+v]`).
 inline std::string window_conv_pair_yaml() {

@@ -46,10 +46,14 @@ struct TensorAccess {
 };
 
 /// `Out[...] += In0[...] * In1[...]`: a contraction over every dimension that appears only on the
-/// right-hand side.
+/// right-hand side. With a residual, the output starts from that tensor instead of zero (a
+/// residual connection `Out = R + In0 * In1`, R read at the output's indices).
 struct Einsum {
   TensorAccess output;
   std::vector<TensorAccess> inputs; // one or two
+  std::string residual;             // empty: none
+  /// The residual read at the output's indices.
+  TensorAccess residual_access() const { return {residual, output.indices}; }
 };
 
 enum class OpKind { Einsum, Softmax, Elementwise };

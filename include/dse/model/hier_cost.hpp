@@ -52,6 +52,9 @@ double port_cycles(const StorageLevel &level, double reads, double writes);
 /// Level 0's time for its reads and updates: its port and the hardware's DMA units.
 double backing_store_cycles(const Hardware &hw, double reads, double updates);
 
+/// Throws UserError at the first einsum with a residual: general hierarchies do not count them.
+void require_no_residuals(const Workload &workload);
+
 /// Evaluates `mapping` of einsum `op` on `hw.hierarchy`. The mapping must be legal
 /// (dse/model/hier_mapping_check.hpp); capacities are not checked here (compare buffer_words
 /// with the levels' capacities).

@@ -45,6 +45,9 @@ struct ComputeMetrics {
   Posynomial vector_ops;          // softmax/elementwise work
 };
 
+/// DRAM words op `op` reads from its einsum's residual: the padded output once (zero without one).
+Posynomial residual_reads(const Problem &problem, int op);
+
 TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, int tensor);
 LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int op,
                            bool double_buffering);
