@@ -31,6 +31,14 @@ CounterTable counter_table(const std::vector<SegmentPlan> &plans) {
       table.pass_entry.back() = static_cast<int>(table.words.size());
       table.words.push_back({segment, kSoftmaxPassCounter});
     }
+    table.residual_entry.emplace_back();
+    for (const ProblemOp &op : plan.problem->ops) {
+      const std::string &r =
+          plan.problem->workload->ops.at(static_cast<size_t>(op.workload_op)).einsum.residual;
+      table.residual_entry.back().push_back(r.empty() ? -1 : static_cast<int>(table.words.size()));
+      if (!r.empty())
+        table.words.push_back({segment, residual_counter(r)});
+    }
     table.mac_entry.emplace_back();
     for (const OpPlan &op : plan.ops) {
       table.mac_entry.back().push_back(static_cast<int>(table.macs.size()));

@@ -18,9 +18,10 @@ struct CounterTable {
   };
   std::vector<Entry> words;
   std::vector<Entry> macs;
-  std::vector<std::vector<int>> tensor_entry; // [segment][problem tensor]
-  std::vector<int> pass_entry;                // [segment], -1 without a softmax pass
-  std::vector<std::vector<int>> mac_entry;    // [segment][op]
+  std::vector<std::vector<int>> tensor_entry;   // [segment][problem tensor]
+  std::vector<int> pass_entry;                  // [segment], -1 without a softmax pass
+  std::vector<std::vector<int>> residual_entry; // [segment][op], -1 without a residual
+  std::vector<std::vector<int>> mac_entry;      // [segment][op]
 };
 
 CounterTable counter_table(const std::vector<SegmentPlan> &plans);

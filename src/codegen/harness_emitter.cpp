@@ -156,7 +156,8 @@ private:
     const Workload &w = *p_.workload;
     const Einsum &e = op.einsum;
     out_.line("// " + op.name + ": " + access_text(w, e.output) +
-              " += " + access_text(w, e.inputs[0]) +
+              (e.residual.empty() ? " += " : " = " + access_text(w, e.residual_access()) + " + ") +
+              access_text(w, e.inputs[0]) +
               (e.inputs.size() > 1 ? " * " + access_text(w, e.inputs[1]) : ""));
     std::vector<int> order;
     for (const IndexExpr &x : e.output.indices)
@@ -166,6 +167,14 @@ private:
     for (int d : op.reduction_dims())
       order.push_back(d);
     order.push_back(last);
+    if (!e.residual.empty()) { // the output starts from the residual
+      for (const IndexExpr &x : e.output.indices)
+        open_dim_loop(plain_dim(x));
+      out_.line(element(w, e.output, shape_.at(e.output.tensor)) + " = " +
+                element(w, e.residual_access(), shape_.at(e.residual)) + ";");
+      for (size_t k = 0; k < e.output.indices.size(); ++k)
+        out_.close();
+    }
     for (int d : order)
       open_dim_loop(d);
     std::string product, guard;
@@ -332,6 +341,11 @@ ProgramOps program_ops(const std::vector<SegmentPlan> &plans) {
         in_dram.push_back(t.name);
     if (plan.softmax.form == SoftmaxForm::Pass)
       in_dram.push_back(p.workload->ops.at(static_cast<size_t>(plan.softmax.workload_op)).out);
+    for (const ProblemOp &op : plan.problem->ops)
+      if (const std::string &r =
+              p.workload->ops.at(static_cast<size_t>(op.workload_op)).einsum.residual;
+          !r.empty())
+        in_dram.push_back(r);
   }
   std::sort(p.ops.begin(), p.ops.end());
   auto touch = [&](const std::string &name,
@@ -343,6 +357,10 @@ ProgramOps program_ops(const std::vector<SegmentPlan> &plans) {
     p.tensors.push_back({name, shape, {}, dram, false, false});
     return p.tensors.back();
   };
+  // A residual is read at its output's indices: its extents, before any padded read of it.
+  for (int o : p.ops)
+    if (const Einsum &e = p.workload->ops.at(static_cast<size_t>(o)).einsum; !e.residual.empty())
+      touch(e.residual, real_shape(*p.workload, e.residual_access())).read = true;
   for (int o : p.ops) {
     const Operator &op = p.workload->ops.at(static_cast<size_t>(o));
     if (op.kind == OpKind::Einsum) {

@@ -73,8 +73,9 @@ std::vector<KernelSegmentCounts> predicted_counts(const std::vector<KernelSegmen
     KernelSegmentCounts c;
     c.label = segment_label(p);
     for (const TensorReport &t : r.tensors) {
-      c.counts.push_back({t.name, "reads", t.dram_reads});
-      c.counts.push_back({t.name, "writes", t.dram_writes});
+      const std::string name = t.role == "residual" ? residual_counter(t.name) : t.name;
+      c.counts.push_back({name, "reads", t.dram_reads});
+      c.counts.push_back({name, "writes", t.dram_writes});
     }
     if (r.softmax_pass_words > 0) {
       c.counts.push_back({kSoftmaxPassCounter, "reads", r.softmax_pass_words});

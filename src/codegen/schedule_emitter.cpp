@@ -34,13 +34,27 @@ private:
     return num(counters_.tensor_entry[static_cast<size_t>(segment_)][static_cast<size_t>(t)]);
   }
 
-  /// copy_in / copy_out of the tile's box between the arena and its DRAM array.
-  std::string copy(const char *fn, int t) const {
+  /// copy_in / copy_out of the tile's box between the arena and the DRAM array of `tensor`
+  /// (by default its own).
+  std::string copy(const char *fn, int t, const std::string &tensor = {}) const {
     const TilePlan &x = tile(t);
+    const std::string array = tensor.empty() ? x.name : tensor;
     return std::string(fn) + "<" + num(static_cast<std::int64_t>(x.extent.size())) + ">(gb + " +
-           num(x.offset) + ", " + dram_array(x.name) + ".data(), " + dram_shape(x.name) + ", " +
+           num(x.offset) + ", " + dram_array(array) + ".data(), " + dram_shape(array) + ", " +
            braced(box_origin(plan_, t)) + ", " + braced(x.extent) + ", " + braced(x.order) + ", " +
            num(x.block) + ");";
+  }
+
+  /// How an output tile starts on its first visit: zeros, or its residual's box (counted).
+  std::string first_visit(int t, const std::string &zero) const {
+    const int op = plan_.problem->tensors[static_cast<size_t>(t)].owner;
+    const int entry =
+        counters_.residual_entry[static_cast<size_t>(segment_)][static_cast<size_t>(op)];
+    if (entry < 0)
+      return zero;
+    const std::string &residual = plan_.problem->op(op).einsum.residual;
+    return copy("copy_in", t, residual) + " dram_reads[" + num(entry) +
+           "] += " + num(tile(t).words) + "; // starts from the residual " + residual;
   }
 
   void allocate(int t) {
@@ -70,7 +84,7 @@ private:
       return;
     case TensorRole::Output:
       if (x.revisit_loops.empty()) {
-        out_.line(zero + " // " + x.name);
+        out_.line(first_visit(t, zero) + " // " + x.name);
         return;
       }
       std::string again;
@@ -79,7 +93,7 @@ private:
       out_.line("if (" + again + ") { // " + x.name + ": partial sums written before come back");
       out_.line("  " + load);
       out_.line("} else {");
-      out_.line("  " + zero);
+      out_.line("  " + first_visit(t, zero));
       out_.line("}");
       return;
     }

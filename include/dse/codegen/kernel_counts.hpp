@@ -13,6 +13,10 @@ namespace dse {
 /// The name under which the unfused softmax pass's words are counted.
 inline constexpr const char *kSoftmaxPassCounter = "softmax pass";
 
+/// The name under which an output's residual reads of `tensor` are counted (the tensor may also
+/// be an input of the segment, counted under its own name).
+inline std::string residual_counter(const std::string &tensor) { return tensor + " (residual)"; }
+
 /// One counted (or predicted) quantity of a segment, e.g. ("A", "reads") or ("mm", "macs").
 struct KernelCount {
   std::string name;     // tensor, "softmax pass", or op
