@@ -92,7 +92,8 @@ private:
         if (t.is_output || t.consumers.size() != 1)
           break;
         const int next = t.consumers[0];
-        if (!is_attachable(g_, next) || g_.data_input(next) != cur)
+        const bool residual = u.attached.empty() && is_residual_add(g_, next, cur);
+        if (!residual && (!is_attachable(g_, next) || g_.data_input(next) != cur))
           break;
         u.attached.push_back(next);
         covered_[static_cast<size_t>(next)] = true;

@@ -41,6 +41,16 @@ public:
 
   void add_attached(int node) {
     const GraphNode &n = graph_.node(node);
+    if (is_residual_add(graph_, node, graph_.node(last_node_).outputs[0])) {
+      // The einsum's output starts from the other operand: the add's result is the einsum's.
+      const int other =
+          n.inputs[0] == graph_.node(last_node_).outputs[0] ? n.inputs[1] : n.inputs[0];
+      const std::string name = tensor_name("R");
+      w_.ops[static_cast<size_t>(op_)].einsum.residual = name;
+      operands_[name] = other;
+      last_node_ = node;
+      return;
+    }
     const int over =
         n.kind == NodeKind::Softmax ? result_dims_.at(static_cast<size_t>(n.attrs.axis)) : kUnit;
     attach(n.name, n.attrs.ops_per_element, over);
@@ -51,7 +61,10 @@ public:
   /// inputs the segment reads from the graph, and its result.
   std::map<std::string, int> graph_tensors() const {
     std::map<std::string, int> out = operands_;
+    // The last einsum's output and what its attached operators write are one tensor in place:
+    // the last node's result.
     out[result_] = graph_.node(last_node_).outputs[0];
+    out[w_.ops[static_cast<size_t>(op_)].einsum.output.tensor] = out[result_];
     return out;
   }
 
@@ -228,6 +241,21 @@ private:
 
 } // namespace
 
+bool is_residual_add(const Graph &graph, int node, int result) {
+  const GraphNode &n = graph.node(node);
+  if (n.op_type != "Add" || n.inputs.size() != 2 || n.inputs[0] == n.inputs[1] ||
+      (n.inputs[0] != result && n.inputs[1] != result))
+    return false;
+  for (int t : n.inputs)
+    if (graph.tensor(t).kind == TensorKind::Weight ||
+        graph.tensor(t).shape != graph.tensor(n.outputs[0]).shape)
+      return false;
+  // The other operand exists when the einsum runs: produced before it, or a graph input (of two
+  // einsums adding their results, the later one takes the add).
+  const GraphTensor &other = graph.tensor(n.inputs[0] == result ? n.inputs[1] : n.inputs[0]);
+  return other.producer < graph.tensor(result).producer;
+}
+
 bool is_attachable(const Graph &graph, int node) {
   const GraphNode &n = graph.node(node);
   if (n.kind != NodeKind::Elementwise && n.kind != NodeKind::BatchNorm &&
@@ -291,6 +319,7 @@ std::string workload_key(const Workload &workload) {
       write(op.einsum.output);
       for (const TensorAccess &in : op.einsum.inputs)
         write(in);
+      out << "+" << op.einsum.residual;
       continue;
     }
     out << op.tensor << ">" << op.out << "@" << op.over_dim << "x" << op.ops_per_element;

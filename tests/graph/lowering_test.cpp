@@ -1,5 +1,5 @@
 // Tests of src/graph/lowering.cpp: the einsums of convolutions (strided, dilated, grouped),
-// GEMMs and batched MatMuls, fusable pairs, and equal keys for equal layers.
+// GEMMs and batched MatMuls, fusable pairs, residual adds, and equal keys for equal layers.
 #include "dse/graph/lowering.hpp"
 
 #include <gtest/gtest.h>
@@ -81,6 +81,40 @@ TEST(Lowering, PairReadsTheIntermediateThroughThePaddedWindow) {
             "Y2[k,p2,q2] += W2[k,r2,s2] * Y0a1[k,2*p2+r2-1,2*q2+s2]");
   // A grouped consumer would read the producer's channels as two dims: not lowered as a pair.
   EXPECT_FALSE(lower_segment(g, {{{0, {1}}, {8, {}}}}));
+}
+
+// A basic residual block: the add right after the second convolution is its residual; a
+// second add of two convolutions' results goes to the later one.
+const char *kBlock = R"(name: block
+inputs:
+  - {name: x, shape: [1, 4, 8, 8]}
+nodes:
+  - {name: conv1, op: Conv, inputs: [x], output: y, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1], bias: false}
+  - {name: relu1, op: Relu, inputs: [y], output: y2}
+  - {name: conv2, op: Conv, inputs: [y2], output: z, channels: 4, kernel: [3, 3], pads: [1, 1, 1, 1], bias: false}
+  - {name: add, op: Add, inputs: [z, x], output: s}
+  - {name: relu2, op: Relu, inputs: [s], output: o}
+  - {name: left, op: Conv, inputs: [o], output: l, channels: 4, kernel: [1, 1], bias: false}
+  - {name: right, op: Conv, inputs: [o], output: r, channels: 4, kernel: [1, 1], bias: false}
+  - {name: join, op: Add, inputs: [r, l], output: j}
+outputs: [j]
+)";
+
+TEST(Lowering, ResidualAddsStartTheirConvolutionsOutput) {
+  const Graph g = parse_graph_yaml(kBlock, "block.yaml");
+  EXPECT_TRUE(is_residual_add(g, 3, g.node(2).outputs[0]));
+  EXPECT_FALSE(is_residual_add(g, 4, g.node(3).outputs[0])); // a Relu
+  EXPECT_FALSE(is_residual_add(g, 7, g.node(5).outputs[0])); // 'right' is not computed yet
+  EXPECT_TRUE(is_residual_add(g, 7, g.node(6).outputs[0]));
+  const SegmentNodes pair{{{0, {1}}, {2, {3, 4}}}};
+  const std::optional<Workload> w = lower_segment(g, pair);
+  ASSERT_TRUE(w);
+  EXPECT_EQ(einsum_text(*w, 2), "Y2[k2,p2,q2] += W2[k2,k,r2,s2] * Y0a1[k,p2+r2-1,q2+s2-1]");
+  EXPECT_EQ(w->ops[2].einsum.residual, "R2");
+  // The residual is the block's input, the segment's result the second Relu's output.
+  const std::map<std::string, int> bound = segment_graph_tensors(g, pair);
+  EXPECT_EQ(bound.at("R2"), g.tensor_index("x"));
+  EXPECT_EQ(bound.at("Y2"), g.tensor_index("o"));
 }
 
 TEST(Lowering, EqualLayersHaveEqualKeys) {

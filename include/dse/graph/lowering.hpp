@@ -13,7 +13,8 @@
 
 namespace dse {
 
-/// A compute node with the single-input vector nodes applied to its result (attached).
+/// A compute node with the vector nodes applied to its result (attached): first a residual add,
+/// if any, then single-input ones.
 struct SegmentUnit {
   int node = -1;
   std::vector<int> attached;
@@ -28,6 +29,11 @@ struct SegmentNodes {
 /// Whether a vector node can ride on the einsum whose result it reads: one activation input
 /// (weights such as a bias are allowed), elementwise, batch norm or softmax.
 bool is_attachable(const Graph &graph, int node);
+
+/// Whether `node` adds another activation of the same shape to `result` (a residual
+/// connection): right after the einsum that computes `result`, it becomes that einsum's residual
+/// (Einsum::residual), its output starting from the other operand.
+bool is_residual_add(const Graph &graph, int node, int result);
 
 /// The workload of a segment; nothing if a consumer cannot read its producer's result as the
 /// engine fuses it (a grouped read, or a window it cannot lower).
