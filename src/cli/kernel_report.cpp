@@ -2,6 +2,7 @@
 // whether they match; then the time against the model's latency and the numeric check.
 #include "dse/cli/kernel_report.hpp"
 
+#include <algorithm>
 #include <iomanip>
 #include <sstream>
 
@@ -13,14 +14,21 @@ std::string comparison_text(const std::vector<CountComparison> &rows, const Kern
                             double predicted_latency_s, bool &ok) {
   std::ostringstream out;
   ok = run.check_passed;
-  out << std::left << std::setw(24) << "segment" << std::setw(16) << "count" << std::setw(8) << ""
-      << std::right << std::setw(18) << "predicted" << std::setw(18) << "measured"
+  // Columns as wide as their longest entry (a fused chain's label, "X (residual)") plus a space.
+  int segment_width = 24, name_width = 16;
+  for (const CountComparison &r : rows) {
+    segment_width = std::max(segment_width, static_cast<int>(r.segment.size()) + 1);
+    name_width = std::max(name_width, static_cast<int>(r.name.size()) + 1);
+  }
+  out << std::left << std::setw(segment_width) << "segment" << std::setw(name_width) << "count"
+      << std::setw(8) << "" << std::right << std::setw(18) << "predicted" << std::setw(18)
+      << "measured"
       << "  match\n";
   for (const CountComparison &r : rows) {
     ok = ok && r.equal();
-    out << std::left << std::setw(24) << r.segment << std::setw(16) << r.name << std::setw(8)
-        << r.quantity << std::right << std::setw(18) << exact_number(r.predicted) << std::setw(18)
-        << exact_number(r.measured) << "  " << (r.equal() ? "yes" : "NO") << "\n";
+    out << std::left << std::setw(segment_width) << r.segment << std::setw(name_width) << r.name
+        << std::setw(8) << r.quantity << std::right << std::setw(18) << exact_number(r.predicted)
+        << std::setw(18) << exact_number(r.measured) << "  " << (r.equal() ? "yes" : "NO") << "\n";
   }
   out << "time: measured " << exact_number(run.seconds) << " s, model latency "
       << exact_number(predicted_latency_s) << " s\n";
