@@ -3,6 +3,7 @@
 // fusable links.
 #include "dse/graph/fusion_segments.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <optional>
 
@@ -81,6 +82,19 @@ private:
     return g_.node(u.attached.empty() ? u.node : u.attached.back()).outputs[0];
   }
 
+  /// Whether every node attached to `u` so far adds a weight (a bias): a residual may still be
+  /// added to the einsum's output, sums being in any order.
+  bool adds_only_weights(const Unit &u) const {
+    return std::all_of(u.attached.begin(), u.attached.end(), [&](int a) {
+      const GraphNode &n = g_.node(a);
+      if (n.op_type != "Add" || n.inputs.size() != 2)
+        return false;
+      const bool first = g_.tensor(n.inputs[0]).kind == TensorKind::Weight;
+      const bool second = g_.tensor(n.inputs[1]).kind == TensorKind::Weight;
+      return first != second;
+    });
+  }
+
   void build_units() {
     for (size_t v = 0; v < g_.nodes.size(); ++v) {
       if (!is_compute(g_.nodes[v].kind))
@@ -92,7 +106,7 @@ private:
         if (t.is_output || t.consumers.size() != 1)
           break;
         const int next = t.consumers[0];
-        const bool residual = u.attached.empty() && is_residual_add(g_, next, cur);
+        const bool residual = adds_only_weights(u) && is_residual_add(g_, next, cur);
         if (!residual && (!is_attachable(g_, next) || g_.data_input(next) != cur))
           break;
         u.attached.push_back(next);

@@ -251,6 +251,28 @@ TEST(NetworkSchedule, ResidualAddsRideOnTheirConvolutions) {
   check_schedule(g, p);
 }
 
+TEST(NetworkSchedule, AResidualAfterABiasRidesOnTheEinsum) {
+  // BERT's second FFN MatMul adds its bias, then the block's input: both ride on the MatMul.
+  if (test_common::kSanitizedSuite)
+    GTEST_SKIP() << "a BERT layer plan is too slow under the sanitizers";
+  const Graph g = load_network(testing::repo_file("networks/bert_base_layer_s512.onnx"));
+  const NetworkPlan p =
+      plan_of(g, load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml")));
+  const auto has = [&](const Segment &seg, const std::string &name) {
+    return std::any_of(seg.nodes.begin(), seg.nodes.end(),
+                       [&](int n) { return g.node(n).name == name; });
+  };
+  int found = 0;
+  for (const Segment &seg : p.schedule.segments)
+    if (has(seg, "/layer/linear2/MatMul")) {
+      ++found;
+      EXPECT_TRUE(has(seg, "/layer/linear2/Add")) << seg.label;
+      EXPECT_TRUE(has(seg, "/layer/Add_1")) << seg.label;
+    }
+  EXPECT_EQ(found, 1);
+  check_schedule(g, p);
+}
+
 TEST(NetworkSchedule, AmpleBufferKeepsEveryIntermediateOnChip) {
   const Graph g = parse_graph_yaml(testing::kConvChain, "c.yaml");
   const NetworkPlan p = plan_of(g, tiny_hardware(1000000));

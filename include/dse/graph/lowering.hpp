@@ -13,8 +13,8 @@
 
 namespace dse {
 
-/// A compute node with the vector nodes applied to its result (attached): first a residual add,
-/// if any, then single-input ones.
+/// A compute node with the vector nodes applied to its result (attached): single-input ones and
+/// a residual add, which follows only adds of weights (biases).
 struct SegmentUnit {
   int node = -1;
   std::vector<int> attached;
