@@ -37,6 +37,15 @@ const std::string kTiles = "a: 2, b: 4, k: 2, c: 3, j: 5";
 
 constexpr double kMacsPerPosition = 4 * 3 * 3 * 3; // k, c, r, s
 
+/// A 1x1 convolution (c -> k channels) then a valid 3x3 one (k -> j) over 12 x 10 positions.
+std::string bottleneck(int c, int k, int j) {
+  return "name: bottleneck\ndims: {c: " + std::to_string(c) + ", k: " + std::to_string(k) +
+         ", p: 12, q: 10, j: " + std::to_string(j) +
+         ", a: 10, b: 8, u: 3, v: 3}\nops:\n"
+         "  - {name: reduce, einsum: \"Y[k,p,q] += W1[k,c] * X[c,p,q]\"}\n"
+         "  - {name: conv, einsum: \"Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]\"}\n";
+}
+
 TEST(HaloKernel, EveryHaloRecomputed) {
   const Schedule s(kSame, fused("[a, b]", "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", kTiles, ""));
   const KernelOutcome k = expect_matches_model("halos recomputed", s.segments(), hardware());
@@ -58,17 +67,12 @@ TEST(HaloKernel, CachedAlongBothDims) {
 
 TEST(HaloKernel, TwoCoresSplitTheProducersPositions) {
   // 64 x 32 MACs per position, windows of 5 x 6: the producer's tiles run on both cores.
-  const char *const wide = R"(name: wide
-dims: {c: 32, k: 64, p: 12, q: 10, j: 16, a: 10, b: 8, u: 3, v: 3}
-ops:
-  - {name: reduce, einsum: "Y[k,p,q] += W1[k,c] * X[c,p,q]"}
-  - {name: conv, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]"}
-)";
   const Schedule s(
-      wide, mapping("wide",
-                    {segment("[reduce, conv]", "[a, b]", "reduce: [k, c], conv: [j, k]",
-                             "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", "a: 3, b: 4, k: 64, c: 32, j: 16") +
-                     "    cache: [a, b]\n"}));
+      bottleneck(32, 64, 16),
+      mapping("bottleneck",
+              {segment("[reduce, conv]", "[a, b]", "reduce: [k, c], conv: [j, k]",
+                       "X: 2, W1: 0, Y: 2, W2: 0, Z: 2", "a: 3, b: 4, k: 64, c: 32, j: 16") +
+               "    cache: [a, b]\n"}));
   expect_matches_model("two cores", s.segments(),
                        parse_hardware(vector_hardware(65536, 2), "test-hw.yaml"));
 }
@@ -92,14 +96,8 @@ TEST(HaloKernel, StoreKeptAcrossARecomputeLoop) {
 
 TEST(HaloKernel, EveryFrontPointOfABottleneck) {
   // What explore picks for a 1x1 -> 3x3 -> fused pair: its tiles, caches and retention.
-  const char *const bottleneck = R"(name: bottleneck
-dims: {c: 8, k: 8, p: 12, q: 10, j: 8, a: 10, b: 8, u: 3, v: 3}
-ops:
-  - {name: reduce, einsum: "Y[k,p,q] += W1[k,c] * X[c,p,q]"}
-  - {name: conv, einsum: "Z[j,a,b] += W2[j,k,u,v] * Y[k,a+u,b+v]"}
-)";
   const Hardware hw = parse_hardware(vector_hardware(2048), "test-hw.yaml");
-  const Front front(bottleneck, hw);
+  const Front front(bottleneck(8, 8, 8), hw);
   ASSERT_GE(front.size(), 1u);
   bool fused_point = false;
   for (size_t p = 0; p < front.size(); ++p) {
