@@ -134,7 +134,11 @@ private:
     op.einsum.residual = m.string("residual");
     const TensorAccess read = op.einsum.residual_access();
     const SourceLocation at = location_of(m.required("residual"), file_name_);
-    if (read.tensor.empty() || read.tensor == op.einsum.output.tensor)
+    if (!is_identifier(read.tensor))
+      m.fail(m.required("residual"),
+             "the residual must name a tensor as an einsum does (letters, digits, _), got '" +
+                 read.tensor + "'");
+    if (read.tensor == op.einsum.output.tensor)
       m.fail(m.required("residual"), "the residual must be another tensor than the output '" +
                                          op.einsum.output.tensor + "'");
     for (const IndexExpr &e : read.indices)

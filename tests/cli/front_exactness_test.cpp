@@ -232,6 +232,21 @@ TEST_F(FrontExactness, GemmPair) {
                                     150);
 }
 
+TEST_F(FrontExactness, GemmPairEndingInAResidual) {
+  // The consumer's output starts from R: its reads are in every front point and every sample.
+  const ChainSpec chain{
+      {"up", {"m", "n", "k"}, {{"A", {"m", "k"}}, {"W1", {"k", "n"}}, {"H", {"m", "n"}}}},
+      {"down", {"m", "l", "n"}, {{"H", {"m", "n"}}, {"W2", {"n", "l"}}, {"O", {"m", "l"}}}},
+      "H",
+      {{"m", 32}, {"k", 24}, {"n", 48}, {"l", 16}}};
+  expect_no_mapping_beats_the_front(
+      chain,
+      "name: ffn\ndims: {m: 32, k: 24, n: 48, l: 16}\nops:\n"
+      "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+      "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\", residual: R}\n",
+      150);
+}
+
 TEST_F(FrontExactness, AttentionWithSoftmax) {
   const ChainSpec chain{{"qk",
                          {"h", "m", "n", "k"},

@@ -272,7 +272,7 @@ ops:
   - {name: "1st", einsum: "S[m,n] += Q[m,3*k+r] * K[n,k]"}
   - {name: softmax, kind: softmax, over: n, tensor: S, out: P, ops_per_element: 2.5}
   - {name: relu, kind: elementwise, tensor: P, out: P2}
-  - {name: pv, einsum: "O[m,k] += P2[m,n] * V[n,k]"}
+  - {name: pv, einsum: "O[m,k] += P2[m,n] * V[n,k]", residual: R}
 )";
 
 /// `workload` written, read back and written again: the same name, dimensions and bytes.
@@ -301,7 +301,7 @@ ops:
   - {name: "1st", einsum: "S[m,n] += Q[m,3*k+r] * K[n,k]"}
   - {name: softmax, kind: softmax, over: n, tensor: S, out: P, ops_per_element: 2.5}
   - {name: relu, kind: elementwise, tensor: P, out: P2, ops_per_element: 1}
-  - {name: pv, einsum: "O[m,k] += P2[m,n] * V[n,k]"}
+  - {name: pv, einsum: "O[m,k] += P2[m,n] * V[n,k]", residual: R}
 )");
 }
 

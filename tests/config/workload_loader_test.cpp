@@ -234,6 +234,12 @@ TEST(WorkloadLoader, ResidualOfOtherExtents) {
                     "op 'b': residual 'Y' has 3 elements at index 1, the output 2"));
 }
 
+TEST(WorkloadLoader, ResidualIsNotATensorName) {
+  EXPECT_TRUE(fails(with(kBlock, "residual: X", "residual: \"X 1\""), "5:69",
+                    "op 'b': the residual must name a tensor as an einsum does (letters, digits, "
+                    "_), got 'X 1'"));
+}
+
 TEST(WorkloadLoader, ResidualIsTheOutput) {
   EXPECT_TRUE(fails(with(kBlock, "residual: X", "residual: Z"), "5:69",
                     "op 'b': the residual must be another tensor than the output 'Z'"));
