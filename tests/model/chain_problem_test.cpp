@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/chain.hpp"
 #include "dse/model/dataflow.hpp"
 #include "model/test_workloads.hpp"
 
@@ -126,6 +127,30 @@ ops:
   EXPECT_TRUE(p.counts_tile_exactly(b, 4));  // the last tile has 2 positions
   EXPECT_FALSE(p.counts_tile_exactly(b, 5)); // the last tile has 1
   EXPECT_TRUE(p.counts_tile_exactly(b, 6));
+}
+
+// A result read as a residual goes to DRAM, so its producer fuses with nothing; a producer with
+// a residual of its own neither (its output would start from DRAM on chip); the einsum that adds
+// a block's input ends a fused chain.
+TEST(ChainProblem, ResidualsDecideWhatStaysOnChip) {
+  const Workload w = parse_workload(R"(name: residuals
+dims: {m: 4, k: 4, n: 4, l: 4, o: 4}
+ops:
+  - {name: mm1, einsum: "Y1[m,n] += X[m,k] * W1[k,n]"}
+  - {name: mm2, einsum: "Y2[m,l] += Y1[m,n] * W2[n,l]", residual: X}
+  - {name: mm3, einsum: "Y3[m,o] += Y2[m,l] * W3[l,o]", residual: Y2}
+  - {name: mm4, einsum: "Y4[m,k] += Y3[m,o] * W4[o,k]"}
+)",
+                                    "residuals.yaml");
+  const std::vector<Chain> chains = detect_chains(w);
+  ASSERT_EQ(chains.size(), 1U);
+  const std::vector<ChainLink> &l = chains[0].links;
+  ASSERT_EQ(l.size(), 4U);
+  EXPECT_TRUE(can_fuse(w, l[0], l[1]));  // mm2 adds X, the chain's input
+  EXPECT_FALSE(can_fuse(w, l[1], l[2])); // mm3 adds Y2: it goes to DRAM
+  EXPECT_FALSE(can_fuse(w, l[2], l[3])); // mm3's output starts from Y2 in DRAM
+  EXPECT_EQ(chain_fusion_problem(w, {l[0], l[1]}), "");
+  EXPECT_EQ(chain_fusion_problem(w, {l[0], l[1], l[2]}), "'mm2' cannot be fused with 'mm3'");
 }
 
 } // namespace
