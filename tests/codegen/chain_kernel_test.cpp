@@ -38,8 +38,8 @@ TEST(ChainKernel, EveryPositionOnceWhenEveryLinkCaches) {
 }
 
 TEST(ChainKernel, EveryFrontPointOfAStack) {
-  // What explore picks with runs of three on 96 words: a window, then a 1x1, fused in pairs or
-  // whole, each halo recomputed or cached.
+  // What explore picks with runs of three on 96 words: two windows, then a 1x1, fused in pairs
+  // or whole, each halo recomputed or cached.
   const Hardware hw = parse_hardware(vector_hardware(96), "test-hw.yaml");
   const Front front(test_common::conv_stack_1d_workload("conv-stack"), hw);
   ASSERT_GE(front.size(), 2u);

@@ -95,7 +95,7 @@ TEST(HaloKernel, StoreKeptAcrossARecomputeLoop) {
 }
 
 TEST(HaloKernel, EveryFrontPointOfABottleneck) {
-  // What explore picks for a 1x1 -> 3x3 -> fused pair: its tiles, caches and retention.
+  // What explore picks for a 1x1 -> 3x3 pair: its tiles, caches and retention.
   const Hardware hw = parse_hardware(vector_hardware(2048), "test-hw.yaml");
   const Front front(bottleneck(8, 8, 8), hw);
   ASSERT_GE(front.size(), 1u);
@@ -126,7 +126,7 @@ TEST(HaloKernel, ResidualBlockFusedAndAlone) {
   const KernelOutcome k =
       expect_matches_model("residual block fused", fused.segments(), hardware());
   EXPECT_EQ(measured(k, "X (residual)", "reads"), 4 * 9 * 8); // Z padded to 9 x 8, read once
-  // The second convolution alone, its partial sums spilled across c: the residual still once.
+  // The second convolution alone, its partial sums spilled across k: the residual still once.
   const Schedule alone(
       kResidualBlock,
       mapping("residual-block", {segment("[conv1]", "", "conv1: [k, p, q, c]", "X: 4, W1: 1, Y: 3",
