@@ -5,16 +5,9 @@
 
 #include "code_writer.hpp"
 #include "dse/codegen/kernel_counts.hpp"
+#include "dse/support/contains.hpp"
 
 namespace dse::codegen {
-
-namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-} // namespace
 
 CounterTable counter_table(const std::vector<SegmentPlan> &plans) {
   CounterTable table;

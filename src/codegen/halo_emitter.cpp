@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dse/support/contains.hpp"
 #include "emit_common.hpp"
 #include "halo_plan.hpp"
 
@@ -12,10 +13,6 @@ namespace dse::codegen {
 namespace {
 
 std::string num(std::int64_t v) { return std::to_string(v); }
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 const TilePlan &tile_of(const SegmentPlan &plan, int t) {
   return plan.tiles[static_cast<size_t>(t)];

@@ -4,15 +4,12 @@
 
 #include <algorithm>
 
+#include "dse/support/contains.hpp"
 #include "tile_shape.hpp"
 
 namespace dse::codegen {
 
 namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 const TensorAccess &intermediate_access(const Problem &p, int link) {
   return p.tensors[static_cast<size_t>(p.links[static_cast<size_t>(link)].intermediate)].access;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dse/support/contains.hpp"
 #include "dse/support/error.hpp"
 #include "halo_plan.hpp"
 #include "operand_roles.hpp"
@@ -23,10 +24,6 @@ namespace {
 constexpr int kDefaultLanes = 8;
 constexpr int kMaxRegisterRows = 12;
 constexpr int kDefaultRows = 6; // no register level declared: the classic 6 x 2-vector block
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 std::vector<DimPlan> plan_dims(const Problem &p, const Tiling &tiling) {
   std::vector<DimPlan> dims;

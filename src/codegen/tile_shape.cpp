@@ -2,17 +2,9 @@
 // contiguous position last (packed in blocks for panels).
 #include "tile_shape.hpp"
 
-#include <algorithm>
+#include "dse/support/contains.hpp"
 
 namespace dse::codegen {
-
-namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-} // namespace
 
 /// Box extents of a tile allocated with the loops `above` entered.
 std::vector<std::int64_t> box_extents(const TilePlan &t, const std::vector<DimPlan> &dims) {

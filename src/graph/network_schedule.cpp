@@ -8,6 +8,7 @@
 
 #include "dse/graph/exec_plan.hpp"
 #include "dse/graph/node_work.hpp"
+#include "dse/support/contains.hpp"
 
 namespace dse {
 
@@ -209,10 +210,6 @@ struct Refinement {
   std::vector<int> joined; // first nodes of other runs run fused instead of their singles
   std::vector<int> copied; // eliminated movement nodes run as copies instead
 };
-
-bool contains(const std::vector<int> &nodes, int node) {
-  return std::find(nodes.begin(), nodes.end(), node) != nodes.end();
-}
 
 /// The nodes of the segments of `runs` whose first node is in `firsts`.
 std::vector<int> nodes_of(const std::vector<Segment> &runs, const std::vector<int> &firsts) {

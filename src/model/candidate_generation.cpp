@@ -4,13 +4,11 @@
 #include <algorithm>
 #include <functional>
 
+#include "dse/support/contains.hpp"
+
 namespace dse {
 
 namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 /// Calls `visit` with every ordered subset of `items` (including the empty one).
 void for_each_ordered_subset(const std::vector<int> &items,

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <sstream>
 
+#include "dse/support/contains.hpp"
+
 namespace dse {
 
 std::vector<int> Dataflow::path(int op) const {
@@ -16,14 +18,6 @@ std::vector<int> Dataflow::path(int op) const {
 std::vector<int> Dataflow::recompute_dims(const Problem &problem) const {
   return prefix_recompute_dims(problem, prefix);
 }
-
-namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-} // namespace
 
 bool Dataflow::caches_halo() const {
   return std::any_of(cached.begin(), cached.end(),

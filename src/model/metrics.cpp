@@ -4,13 +4,11 @@
 
 #include <algorithm>
 
+#include "dse/support/contains.hpp"
+
 namespace dse {
 
 namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
 
 /// Extent of dimension d: the tile T_d when its loop is at or above the retention depth (or it
 /// is a window dim, always whole), else the padded span T_d * t_d.

@@ -6,16 +6,9 @@
 #include <sstream>
 
 #include "dse/support/check.hpp"
+#include "dse/support/contains.hpp"
 
 namespace dse {
-
-namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-} // namespace
 
 const Operator &Problem::op(int i) const {
   return workload->ops.at(static_cast<size_t>(ops.at(static_cast<size_t>(i)).workload_op));

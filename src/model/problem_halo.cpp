@@ -5,16 +5,9 @@
 
 #include "dse/model/problem.hpp"
 #include "dse/support/check.hpp"
+#include "dse/support/contains.hpp"
 
 namespace dse {
-
-namespace {
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
-}
-
-} // namespace
 
 std::int64_t halo_index_window(const Workload &workload, const IndexExpr &index, int dim) {
   std::int64_t window = 1;

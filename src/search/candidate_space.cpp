@@ -12,6 +12,7 @@
 #include "dse/search/local_plan_metrics.hpp"
 #include "dse/search/symbolic_pruning.hpp"
 #include "dse/support/check.hpp"
+#include "dse/support/contains.hpp"
 
 namespace dse {
 
@@ -65,10 +66,6 @@ void add_combinations(const Problem &problem, const PrefixChoice &choice,
     if (o == pick.size())
       return;
   }
-}
-
-bool contains(const std::vector<int> &v, int x) {
-  return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 bool dims_within(const std::vector<int> &dims, const std::vector<int> &allowed) {
