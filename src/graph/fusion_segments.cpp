@@ -106,7 +106,7 @@ private:
         if (t.is_output || t.consumers.size() != 1)
           break;
         const int next = t.consumers[0];
-        const bool residual = adds_only_weights(u) && is_residual_add(g_, next, cur);
+        const bool residual = adds_only_weights(u) && residual_operand(g_, next, cur) >= 0;
         if (!residual && (!is_attachable(g_, next) || g_.data_input(next) != cur))
           break;
         u.attached.push_back(next);

@@ -41,10 +41,9 @@ public:
 
   void add_attached(int node) {
     const GraphNode &n = graph_.node(node);
-    if (is_residual_add(graph_, node, graph_.node(last_node_).outputs[0])) {
+    if (const int other = residual_operand(graph_, node, graph_.node(last_node_).outputs[0]);
+        other >= 0) {
       // The einsum's output starts from the other operand: the add's result is the einsum's.
-      const int other =
-          n.inputs[0] == graph_.node(last_node_).outputs[0] ? n.inputs[1] : n.inputs[0];
       const std::string name = tensor_name("R");
       w_.ops[static_cast<size_t>(op_)].einsum.residual = name;
       operands_[name] = other;
@@ -241,19 +240,19 @@ private:
 
 } // namespace
 
-bool is_residual_add(const Graph &graph, int node, int result) {
+int residual_operand(const Graph &graph, int node, int result) {
   const GraphNode &n = graph.node(node);
   if (n.op_type != "Add" || n.inputs.size() != 2 || n.inputs[0] == n.inputs[1] ||
       (n.inputs[0] != result && n.inputs[1] != result))
-    return false;
+    return -1;
   for (int t : n.inputs)
     if (graph.tensor(t).kind == TensorKind::Weight ||
         graph.tensor(t).shape != graph.tensor(n.outputs[0]).shape)
-      return false;
+      return -1;
   // The other operand exists when the einsum runs: produced before it, or a graph input (of two
   // einsums adding their results, the later one takes the add).
-  const GraphTensor &other = graph.tensor(n.inputs[0] == result ? n.inputs[1] : n.inputs[0]);
-  return other.producer < graph.tensor(result).producer;
+  const int other = n.inputs[0] == result ? n.inputs[1] : n.inputs[0];
+  return graph.tensor(other).producer < graph.tensor(result).producer ? other : -1;
 }
 
 bool is_attachable(const Graph &graph, int node) {

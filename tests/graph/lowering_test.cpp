@@ -102,10 +102,10 @@ outputs: [j]
 
 TEST(Lowering, ResidualAddsStartTheirConvolutionsOutput) {
   const Graph g = parse_graph_yaml(kBlock, "block.yaml");
-  EXPECT_TRUE(is_residual_add(g, 3, g.node(2).outputs[0]));
-  EXPECT_FALSE(is_residual_add(g, 4, g.node(3).outputs[0])); // a Relu
-  EXPECT_FALSE(is_residual_add(g, 7, g.node(5).outputs[0])); // 'right' is not computed yet
-  EXPECT_TRUE(is_residual_add(g, 7, g.node(6).outputs[0]));
+  EXPECT_EQ(residual_operand(g, 3, g.node(2).outputs[0]), g.tensor_index("x"));
+  EXPECT_EQ(residual_operand(g, 4, g.node(3).outputs[0]), -1); // a Relu
+  EXPECT_EQ(residual_operand(g, 7, g.node(5).outputs[0]), -1); // 'right' is not computed yet
+  EXPECT_EQ(residual_operand(g, 7, g.node(6).outputs[0]), g.tensor_index("l"));
   const SegmentNodes pair{{{0, {1}}, {2, {3, 4}}}};
   const std::optional<Workload> w = lower_segment(g, pair);
   ASSERT_TRUE(w);

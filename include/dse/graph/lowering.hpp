@@ -30,10 +30,10 @@ struct SegmentNodes {
 /// (weights such as a bias are allowed), elementwise, batch norm or softmax.
 bool is_attachable(const Graph &graph, int node);
 
-/// Whether `node` adds another activation of the same shape to `result` (a residual
-/// connection): right after the einsum that computes `result`, it becomes that einsum's residual
-/// (Einsum::residual), its output starting from the other operand.
-bool is_residual_add(const Graph &graph, int node, int result);
+/// The other operand when `node` adds another activation of the same shape to `result` (a
+/// residual connection), else -1: right after the einsum that computes `result`, the add becomes
+/// that einsum's residual (Einsum::residual), its output starting from the other operand.
+int residual_operand(const Graph &graph, int node, int result);
 
 /// The workload of a segment; nothing if a consumer cannot read its producer's result as the
 /// engine fuses it (a grouped read, or a window it cannot lower).
