@@ -219,32 +219,27 @@ protected:
   }
 };
 
+/// The FFN pair the samplers draw from, and its workload (`down` adding `residual` if named).
+const ChainSpec kFfnPair{
+    {"up", {"m", "n", "k"}, {{"A", {"m", "k"}}, {"W1", {"k", "n"}}, {"H", {"m", "n"}}}},
+    {"down", {"m", "l", "n"}, {{"H", {"m", "n"}}, {"W2", {"n", "l"}}, {"O", {"m", "l"}}}},
+    "H",
+    {{"m", 32}, {"k", 24}, {"n", 48}, {"l", 16}}};
+
+std::string ffn_workload(const std::string &residual) {
+  return "name: ffn\ndims: {m: 32, k: 24, n: 48, l: 16}\nops:\n"
+         "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+         "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"" +
+         (residual.empty() ? "" : ", residual: " + residual) + "}\n";
+}
+
 TEST_F(FrontExactness, GemmPair) {
-  const ChainSpec chain{
-      {"up", {"m", "n", "k"}, {{"A", {"m", "k"}}, {"W1", {"k", "n"}}, {"H", {"m", "n"}}}},
-      {"down", {"m", "l", "n"}, {{"H", {"m", "n"}}, {"W2", {"n", "l"}}, {"O", {"m", "l"}}}},
-      "H",
-      {{"m", 32}, {"k", 24}, {"n", 48}, {"l", 16}}};
-  expect_no_mapping_beats_the_front(chain,
-                                    "name: ffn\ndims: {m: 32, k: 24, n: 48, l: 16}\nops:\n"
-                                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
-                                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
-                                    150);
+  expect_no_mapping_beats_the_front(kFfnPair, ffn_workload(""), 150);
 }
 
 TEST_F(FrontExactness, GemmPairEndingInAResidual) {
   // The consumer's output starts from R: its reads are in every front point and every sample.
-  const ChainSpec chain{
-      {"up", {"m", "n", "k"}, {{"A", {"m", "k"}}, {"W1", {"k", "n"}}, {"H", {"m", "n"}}}},
-      {"down", {"m", "l", "n"}, {{"H", {"m", "n"}}, {"W2", {"n", "l"}}, {"O", {"m", "l"}}}},
-      "H",
-      {{"m", 32}, {"k", 24}, {"n", 48}, {"l", 16}}};
-  expect_no_mapping_beats_the_front(
-      chain,
-      "name: ffn\ndims: {m: 32, k: 24, n: 48, l: 16}\nops:\n"
-      "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
-      "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\", residual: R}\n",
-      150);
+  expect_no_mapping_beats_the_front(kFfnPair, ffn_workload("R"), 150);
 }
 
 TEST_F(FrontExactness, AttentionWithSoftmax) {
