@@ -49,7 +49,8 @@ HaloSums link_sums(const Problem &p, int link, const std::vector<std::vector<int
 
 /// An affine index's extent over the positions the producer computes along halo dim h, summed
 /// over the steps of h's loop. The producer computes the E positions that the consumer's
-/// outputs read (ProblemLink::halo_range, padding excluded): once each when h is cached or
+/// outputs read (ProblemLink::halo_range, padding excluded), E = s X + K with the size X
+/// symbolic (Problem::halo_positions_offset): once each when h is cached or
 /// spanned whole; when recomputed, the overlap of consecutive windows again per later step,
 /// E + (t_h - 1)(U - s) (Problem::halo_overlap). An index c * (h's read) + own (`r` of `a+u+r`,
 /// the producer's own window) spans c (n - 1) + 1 + own over n positions: it adds 1 - c + own
@@ -58,10 +59,12 @@ Posynomial summed_window(const Problem &p, const IndexExpr &index, int h,
                          const std::vector<int> &spanning, const HaloSums &sums) {
   const ProblemLink &link = p.links[static_cast<size_t>(sums.link)];
   const IndexExpr &read = link.halo_read(h);
-  const HaloRange &range = link.halo_range(h);
   const bool whole = contains(sums.whole, h);
   const Posynomial steps = whole ? Posynomial::constant(1) : Posynomial::atom(h, Atom::Trips);
-  Posynomial positions = Posynomial::constant(static_cast<double>(range.end - range.begin));
+  // E = s X + K: the extent X symbolic, so that the candidates hold for every size.
+  Posynomial positions =
+      Posynomial::atom(h, Atom::Size) * static_cast<double>(link.halo_stride(h)) +
+      Posynomial::constant(static_cast<double>(p.halo_positions_offset(sums.link, h)));
   const auto at = std::find(sums.dims.begin(), sums.dims.end(), h) - sums.dims.begin();
   if (!whole)
     positions += (steps - Posynomial::constant(1)) *

@@ -23,6 +23,8 @@ const char *atom_name(Atom a) {
     return "ceilR";
   case Atom::CeilCols:
     return "ceilC";
+  case Atom::Size:
+    return "X";
   }
   return "?";
 }
@@ -168,11 +170,14 @@ Posynomial Posynomial::operator*(const Posynomial &other) const {
   for (const auto &[ma, ca] : terms_)
     for (const auto &[mb, cb] : other.terms_)
       products.push_back({ma * mb, ca * cb});
-  // Equal monomials are summed in the order they were formed.
-  std::stable_sort(products.begin(), products.end(),
+  return merged(std::move(products));
+}
+
+Posynomial Posynomial::merged(std::vector<Term> terms) {
+  std::stable_sort(terms.begin(), terms.end(),
                    [](const Term &x, const Term &y) { return x.monomial < y.monomial; });
   Posynomial out;
-  for (Term &t : products) {
+  for (Term &t : terms) {
     if (!out.terms_.empty() && out.terms_.back().monomial == t.monomial)
       out.terms_.back().coef += t.coef;
     else
@@ -180,6 +185,23 @@ Posynomial Posynomial::operator*(const Posynomial &other) const {
   }
   std::erase_if(out.terms_, [](const Term &t) { return t.coef == 0.0; });
   return out;
+}
+
+Posynomial Posynomial::with_sizes(const std::vector<std::int64_t> &sizes) const {
+  std::vector<Term> terms;
+  terms.reserve(terms_.size());
+  for (const auto &[m, c] : terms_) {
+    Term t{Monomial{}, c};
+    for (const Factor &f : m.factors())
+      for (int k = 0; k < f.power; ++k) {
+        if (f.atom() == Atom::Size)
+          t.coef *= static_cast<double>(sizes.at(static_cast<size_t>(f.dim())));
+        else
+          t.monomial = t.monomial * Monomial::of(f.dim(), f.atom());
+      }
+    terms.push_back(std::move(t));
+  }
+  return merged(std::move(terms));
 }
 
 Posynomial Posynomial::operator*(double s) const {

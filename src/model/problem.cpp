@@ -502,12 +502,12 @@ std::string Problem::structure_key() const {
   }
   for (int d : dims)
     out << (is_window[static_cast<size_t>(d)] ? "w" : "d") << d;
-  // The producer's positions along a halo dim are constants of its counts, and its padding
-  // decides whether the halo can be cached.
+  // The producer's positions along a halo dim beyond stride * (X - 1) are constants of its
+  // counts, and its padding decides whether the halo can be cached.
   for (size_t l = 0; l < links.size(); ++l)
     for (int h : links[l].halo_dims) {
       const HaloRange &range = links[l].halo_range(h);
-      out << "h" << l << ":" << h << ":" << range.begin << "," << range.end << ","
+      out << "h" << l << ":" << h << ":" << halo_positions_offset(static_cast<int>(l), h) << ","
           << halo_window(static_cast<int>(l), h) << "," << range.pad_before << ","
           << range.pad_after;
     }

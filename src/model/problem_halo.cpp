@@ -55,6 +55,12 @@ std::int64_t Problem::halo_window(int link, int dim) const {
   return halo_index_window(*workload, links.at(static_cast<size_t>(link)).halo_read(dim), dim);
 }
 
+std::int64_t Problem::halo_positions_offset(int link, int dim) const {
+  const ProblemLink &l = links.at(static_cast<size_t>(link));
+  const HaloRange &range = l.halo_range(dim);
+  return range.end - range.begin - l.halo_stride(dim) * workload->dim_size(dim);
+}
+
 std::int64_t Problem::halo_overlap(int link, int dim,
                                    const std::vector<std::vector<int>> &cached) const {
   const ProblemLink &here = links.at(static_cast<size_t>(link));

@@ -21,6 +21,7 @@ AtomValues atom_values(std::int64_t size, std::int64_t tile, std::int64_t rows, 
   v[static_cast<size_t>(Atom::SpanMinus1)] = static_cast<double>(tile * trips - 1);
   v[static_cast<size_t>(Atom::CeilRows)] = static_cast<double>(ceil_div(tile, rows));
   v[static_cast<size_t>(Atom::CeilCols)] = static_cast<double>(ceil_div(tile, cols));
+  v[static_cast<size_t>(Atom::Size)] = static_cast<double>(size);
   return v;
 }
 

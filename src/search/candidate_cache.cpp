@@ -6,6 +6,7 @@
 #include <tbb/parallel_for.h>
 
 #include "dse/search/candidate_entry.hpp"
+#include "problem_matrices.hpp"
 
 namespace dse {
 
@@ -77,6 +78,23 @@ void CandidateCache::prepare(const std::vector<const Problem *> &problems, bool 
   std::lock_guard lock(mutex_);
   for (size_t i = 0; i < keys.size(); ++i)
     spaces_.emplace(keys[i], std::move(spaces[i]));
+}
+
+std::shared_ptr<const SymbolicMatrices>
+CandidateCache::matrices(const Problem &problem,
+                         const std::shared_ptr<const CandidateSpace> &space) {
+  std::shared_ptr<MatricesEntry> entry;
+  {
+    std::lock_guard lock(mutex_);
+    std::shared_ptr<MatricesEntry> &held = matrices_[space];
+    if (!held)
+      held = std::make_shared<MatricesEntry>();
+    entry = held;
+  }
+  std::call_once(entry->built, [&] {
+    entry->matrices = std::make_shared<const SymbolicMatrices>(symbolic_matrices(problem, *space));
+  });
+  return entry->matrices;
 }
 
 CandidateCacheCounts CandidateCache::counts() const {

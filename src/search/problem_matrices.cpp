@@ -171,19 +171,39 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
   }
 }
 
+/// The rows of Q x B that the dataflows in `open` read (every metric of each): the others are
+/// left as they are, neither computed nor zeroed.
+void multiply_open_rows(const Prepared &p, const std::vector<Eigen::Index> &open, Worker &w) {
+  w.m_dataflow.resize(p.q_dataflow.rows(), w.b.cols());
+  Eigen::Index nonzeros = 0;
+  for (Eigen::Index k = 0; k < 2 + p.ops; ++k)
+    for (Eigen::Index d : open) {
+      const Eigen::Index r = k * p.dataflows + d;
+      auto row = w.m_dataflow.row(r);
+      row.setZero();
+      for (SparseRows::InnerIterator it(p.q_dataflow, r); it; ++it, ++nonzeros)
+        row += it.value() * w.b.row(it.col());
+    }
+  w.matrix_flops += 2.0 * static_cast<double>(nonzeros) * static_cast<double>(w.b.cols());
+}
+
 } // namespace
 
 void Basis::add(const Posynomial &p) {
   for (const auto &[m, c] : p.terms())
     column.emplace(m, 0);
 }
+void Basis::number() {
+  Eigen::Index next = 0;
+  for (auto &[m, col] : column)
+    col = next++;
+}
 void Basis::finish(const TilingSpace &tilings) {
+  number();
   std::map<int, int> pos;
   for (size_t i = 0; i < tilings.dims().size(); ++i)
     pos[tilings.dims()[i]] = static_cast<int>(i);
-  Eigen::Index next = 0;
-  for (auto &[m, col] : column) {
-    col = next++;
+  for (const auto &[m, col] : column) {
     std::vector<Factor> fs;
     for (const dse::Factor &f : m.factors())
       fs.push_back({pos.at(f.dim()), static_cast<int>(f.atom()), f.power});
@@ -204,41 +224,67 @@ SignedRows split_by_sign(const SparseRows &q) {
   return out;
 }
 
+SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space) {
+  SymbolicMatrices out;
+  const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
+  for (const DataflowMetrics &m : space.metrics)
+    for (const Posynomial &row : m.as_vector())
+      out.basis.add(row);
+  for (const ComputeMetrics &cm : compute)
+    for (const Posynomial &row : compute_rows(cm))
+      out.basis.add(row);
+  out.basis.number();
+
+  const auto columns = static_cast<Eigen::Index>(out.basis.column.size());
+  const auto dataflows = static_cast<Eigen::Index>(space.dataflows.size());
+  const auto rows_per_dataflow = static_cast<Eigen::Index>(2 + problem.ops.size());
+  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
+  for (Eigen::Index d = 0; d < dataflows; ++d) {
+    const std::vector<Posynomial> rows = space.metrics[static_cast<size_t>(d)].as_vector();
+    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
+      out.basis.add_triplets(entries, k * dataflows + d, rows[static_cast<size_t>(k)]);
+  }
+  out.q_dataflow.resize(rows_per_dataflow * dataflows, columns);
+  out.q_dataflow.setFromTriplets(entries.begin(), entries.end());
+  entries.clear();
+  const auto gs = static_cast<Eigen::Index>(compute.size());
+  for (Eigen::Index i = 0; i < gs; ++i) {
+    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
+    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
+      out.basis.add_triplets(entries, k * gs + i, rows[static_cast<size_t>(k)]);
+  }
+  out.q_compute.resize(kComputeMetrics * gs, columns);
+  out.q_compute.setFromTriplets(entries.begin(), entries.end());
+  return out;
+}
+
 Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpace &space,
-                 const TilingSpace &tilings, const SearchOptions &options) {
+                 const SymbolicMatrices &symbolic, const TilingSpace &tilings,
+                 const SearchOptions &options) {
   Prepared p;
   p.space = &space;
   p.dataflows = static_cast<Eigen::Index>(space.dataflows.size());
   p.spatial = static_cast<Eigen::Index>(space.spatial.size());
   p.groups = static_cast<Eigen::Index>(space.groups.size());
   p.ops = static_cast<Eigen::Index>(problem.ops.size());
-  const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
-  for (const DataflowMetrics &m : space.metrics)
-    for (const Posynomial &row : m.as_vector())
-      p.basis.add(row);
-  for (const ComputeMetrics &cm : compute)
-    for (const Posynomial &row : compute_rows(cm))
-      p.basis.add(row);
+  // Each symbolic basis function is a constant (its Size factors at this problem's sizes) times
+  // a basis function of the search: Q = Q_symbolic x S, S one scaled entry per row.
+  std::vector<Term> sized;
+  for (const auto &[m, column] : symbolic.basis.column) {
+    sized.push_back(Posynomial::monomial(m).with_sizes(tilings.sizes()).terms().front());
+    p.basis.add(Posynomial::monomial(sized.back().monomial));
+  }
   p.basis.finish(tilings);
-
-  const auto columns = static_cast<Eigen::Index>(p.basis.factors.size());
   std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
-  for (Eigen::Index d = 0; d < p.dataflows; ++d) {
-    const std::vector<Posynomial> rows = space.metrics[static_cast<size_t>(d)].as_vector();
-    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
-      p.basis.add_triplets(entries, k * p.dataflows + d, rows[static_cast<size_t>(k)]);
+  for (const auto &[m, column] : symbolic.basis.column) {
+    const Term &t = sized[static_cast<size_t>(column)];
+    entries.emplace_back(column, p.basis.column.at(t.monomial), t.coef);
   }
-  p.q_dataflow.resize((2 + p.ops) * p.dataflows, columns);
-  p.q_dataflow.setFromTriplets(entries.begin(), entries.end());
-  entries.clear();
-  const Eigen::Index gs = p.groups * p.spatial;
-  for (Eigen::Index i = 0; i < gs; ++i) {
-    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
-    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
-      p.basis.add_triplets(entries, k * gs + i, rows[static_cast<size_t>(k)]);
-  }
-  p.q_compute.resize(kComputeMetrics * gs, columns);
-  p.q_compute.setFromTriplets(entries.begin(), entries.end());
+  SparseRows scale(static_cast<Eigen::Index>(sized.size()),
+                   static_cast<Eigen::Index>(p.basis.factors.size()));
+  scale.setFromTriplets(entries.begin(), entries.end());
+  p.q_dataflow = symbolic.q_dataflow * scale;
+  p.q_compute = symbolic.q_compute * scale;
 
   p.q_dataflow_signed = split_by_sign(p.q_dataflow);
   p.q_compute_signed = split_by_sign(p.q_compute);
@@ -291,10 +337,9 @@ void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64
                       std::uint64_t end, const std::vector<Eigen::Index> &open, Worker &w) {
   const auto n = static_cast<Eigen::Index>(end - begin);
   fill_boundary(p, tilings, begin, n, w);
-  w.m_dataflow.noalias() = p.q_dataflow * w.b;
+  multiply_open_rows(p, open, w);
   w.m_compute.noalias() = p.q_compute * w.b;
-  w.matrix_flops += 2.0 * static_cast<double>(p.q_dataflow.nonZeros() + p.q_compute.nonZeros()) *
-                    static_cast<double>(n);
+  w.matrix_flops += 2.0 * static_cast<double>(p.q_compute.nonZeros()) * static_cast<double>(n);
   w.columns += static_cast<std::uint64_t>(n);
   w.slots.assign(static_cast<size_t>(n * p.groups), {});
   w.kept.clear();

@@ -38,7 +38,9 @@ struct Basis {
 
   /// Adds p's monomials.
   void add(const Posynomial &p);
-  /// Numbers the basis functions in monomial order and reads their factors in tiling-space terms.
+  /// Numbers the basis functions in monomial order.
+  void number();
+  /// Numbers the basis functions and reads their factors in tiling-space terms.
   void finish(const TilingSpace &tilings);
   /// The entries of Q's row `row` for p.
   void add_triplets(std::vector<Eigen::Triplet<double, Eigen::Index>> &out, Eigen::Index row,
@@ -56,6 +58,15 @@ struct SignedRows {
 };
 
 SignedRows split_by_sign(const SparseRows &q);
+
+/// Q over the symbolic basis of a candidate space (monomials with Atom::Size factors): the same
+/// for every problem of the space's structure, so built once per space (CandidateCache::matrices).
+struct SymbolicMatrices {
+  Basis basis;                      // numbered, factors not read
+  SparseRows q_dataflow, q_compute; // rows as in Prepared
+};
+
+SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space);
 
 /// Everything the block evaluation reads, built once per search.
 struct Prepared {
@@ -79,9 +90,11 @@ struct Prepared {
   double capacity_words = 0;
 };
 
-/// Q, B's atom values and the bounds' parts of a search over `tilings` (boxes still unplanned).
+/// Q at the problem's sizes (the symbolic Q times each Size factor's value, equal monomials
+/// merged), B's atom values and the bounds' parts of a search over `tilings` (boxes unplanned).
 Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpace &space,
-                 const TilingSpace &tilings, const SearchOptions &options);
+                 const SymbolicMatrices &symbolic, const TilingSpace &tilings,
+                 const SearchOptions &options);
 
 struct Worker {
   explicit Worker(const std::vector<Objective> &objectives) : front(objectives) {}

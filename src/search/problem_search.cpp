@@ -103,7 +103,11 @@ ProblemFront search_problem(const Problem &problem, const Hardware &hw,
   const std::uint64_t candidates = result.space->stats.candidates_after();
   if (options.estimate)
     options.estimate(estimate_search(candidates, tilings.size(), options.threads));
-  Prepared p = prepare(problem, hw, *result.space, tilings, options);
+  const std::shared_ptr<const SymbolicMatrices> symbolic =
+      options.cache
+          ? options.cache->matrices(problem, result.space)
+          : std::make_shared<const SymbolicMatrices>(symbolic_matrices(problem, *result.space));
+  Prepared p = prepare(problem, hw, *result.space, *symbolic, tilings, options);
   plan_boxes(p, tilings, options);
   result.stats.basis_functions = p.basis.factors.size();
 

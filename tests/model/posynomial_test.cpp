@@ -31,6 +31,26 @@ TEST(Posynomial, TermsStaySortedAndCancelledTermsVanish) {
   EXPECT_EQ(b * a, a * b);
 }
 
+TEST(Posynomial, SizesBecomeCoefficients) {
+  // (2 X_0 + 1) * T_1 - X_0^2 * T_1 + 3 X_1 at X_0 = 5, X_1 = 4: -14 T_1 + 12, each monomial once.
+  const Posynomial x0 = Posynomial::atom(0, Atom::Size);
+  const Posynomial t1 = Posynomial::atom(1, Atom::Tile);
+  const Posynomial p = (x0 * 2.0 + Posynomial::constant(1)) * t1 - x0 * x0 * t1 +
+                       Posynomial::atom(1, Atom::Size) * 3.0;
+  EXPECT_EQ(p.with_sizes({5, 4}), t1 * -14.0 + Posynomial::constant(12));
+  // A size that cancels a term leaves no zero term behind.
+  EXPECT_TRUE((x0 * t1 - t1 * 5.0).with_sizes({5, 4}).terms().empty());
+  // Evaluated with the sizes in its atom table, the symbolic form gives the same value.
+  AtomTable atoms;
+  for (std::int64_t size : {5, 4}) {
+    AtomValues v{};
+    v[static_cast<size_t>(Atom::Tile)] = 3.0;
+    v[static_cast<size_t>(Atom::Size)] = static_cast<double>(size);
+    atoms.per_dim.push_back(v);
+  }
+  EXPECT_EQ(evaluate(p, atoms), evaluate(p.with_sizes({5, 4}), atoms));
+}
+
 TEST(Posynomial, MonomialsWiderThanTheirInlineStorage) {
   constexpr int kWide = static_cast<int>(Monomial::kInlineFactors) + 3;
   const Monomial up = tiles(0, kWide);

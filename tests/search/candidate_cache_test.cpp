@@ -9,6 +9,7 @@
 #include "common/candidate_spaces.hpp"
 #include "common/suite_scale.hpp"
 #include "dse/search/candidate_entry.hpp"
+#include "dse/search/problem_search.hpp"
 #include "search/test_problems.hpp"
 
 namespace dse {
@@ -64,6 +65,44 @@ TEST(CandidateCache, SharesSpacesAcrossSizesOnly) {
   const CandidateSpace fresh = build_candidate_space(large.problem, false, Pruning::Symbolic);
   EXPECT_TRUE(first->dataflows == fresh.dataflows);
   EXPECT_EQ(first->stats.dataflows_kept, fresh.stats.dataflows_kept);
+}
+
+TEST(CandidateCache, SharesWindowedChainsAcrossSizes) {
+  // The positions a producer computes along a halo dim grow with the dim's size, a symbolic
+  // atom: "same" convolution pairs at two sizes share one space and one symbolic Q, and the
+  // search of the second over them finds what brute force finds at its own sizes.
+  const auto pair = [](const std::string &size) {
+    return "name: same\ndims: {p: " + size + ", c: 2, k: 3, a: " + size + ", u: 3, j: 2}\nops:\n" +
+           "  - {name: conv1, einsum: \"Y[k,p] += W1[k,c] * X[c,p]\"}\n" +
+           "  - {name: conv3, einsum: \"Z[j,a] += W2[j,k,u] * Y[k,a+u-1]\"}\n";
+  };
+  const test::TestProblem small = test::fused_problem("small", pair("6"));
+  const test::TestProblem large = test::fused_problem("large", pair("11"));
+  EXPECT_EQ(small.problem.structure_key(), large.problem.structure_key());
+  const Hardware hw = test::tiny_hardware();
+  SearchOptions options;
+  options.objectives = {Objective::Latency, Objective::Energy};
+  options.cache = std::make_shared<CandidateCache>();
+  const ProblemFront first = search_problem(small.problem, hw, options);
+  const ProblemFront second = search_problem(large.problem, hw, options);
+  EXPECT_EQ(first.space, second.space);
+  EXPECT_EQ(options.cache->counts().built, 1U);
+  EXPECT_EQ(options.cache->matrices(small.problem, first.space),
+            options.cache->matrices(large.problem, second.space));
+
+  const ProblemFront brute = brute_force_problem(large.problem, hw, options, Pruning::Symbolic);
+  const std::vector<ParetoPoint> &a = brute.front.points();
+  const std::vector<ParetoPoint> &b = second.front.points();
+  ASSERT_EQ(a.size(), b.size());
+  ASSERT_GE(a.size(), 2U);
+  for (size_t i = 0; i < a.size(); ++i) {
+    EXPECT_NEAR(a[i].objectives.latency_s, b[i].objectives.latency_s,
+                1e-12 * a[i].objectives.latency_s);
+    EXPECT_NEAR(a[i].objectives.energy_pj, b[i].objectives.energy_pj,
+                1e-12 * a[i].objectives.energy_pj);
+    EXPECT_EQ(a[i].candidate, b[i].candidate);
+    EXPECT_EQ(a[i].tiling, b[i].tiling);
+  }
 }
 
 TEST(CandidateCache, KeysTheSoftmaxDimension) {

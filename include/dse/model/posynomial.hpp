@@ -19,8 +19,10 @@ enum class Atom : std::uint8_t {
   SpanMinus1, // T_x * t_x - 1 (>= 0): halo extent of a loop below it
   CeilRows,   // ceil(T_x / rows of the array)
   CeilCols,   // ceil(T_x / cols of the array)
+  Size,       // X: the positions a producer computes along a halo dim grow with it (a constant
+              // per problem, kept symbolic so that a chain's candidates hold for every size)
 };
-inline constexpr int kAtomCount = 6;
+inline constexpr int kAtomCount = 7;
 
 /// Whether the atom is always >= 1 (multiplying by it never decreases a non-negative value).
 bool atom_at_least_one(Atom a);
@@ -88,6 +90,9 @@ public:
   Posynomial operator*(const Posynomial &other) const;
   Posynomial operator*(double s) const;
 
+  /// This posynomial with every Atom::Size factor replaced by its dim's size (`sizes[dim]`).
+  Posynomial with_sizes(const std::vector<std::int64_t> &sizes) const;
+
   /// Sorted by monomial, each monomial once, no zero coefficient.
   const std::vector<Term> &terms() const { return terms_; }
   bool operator==(const Posynomial &) const = default;
@@ -95,6 +100,8 @@ public:
   std::string to_string(const std::vector<std::string> &dim_names) const;
 
 private:
+  /// The posynomial of `terms`, equal monomials summed in the order they come.
+  static Posynomial merged(std::vector<Term> terms);
   /// this + sign * other, merged in one pass over both sorted term lists.
   void add_scaled(const Posynomial &other, double sign);
   std::vector<Term> terms_;

@@ -88,6 +88,10 @@ struct Problem {
   /// The window of the index that halo dim `dim` of link `link` is in: 1 + sum over its other
   /// terms of coef * (size - 1).
   std::int64_t halo_window(int link, int dim) const;
+  /// The positions the producer of link `link` computes along halo dim `dim` (its HaloRange)
+  /// less stride * X, X the dim's size: the composed windows less the stride and the padding, a
+  /// constant of the chain's structure whatever X.
+  std::int64_t halo_positions_offset(int link, int dim) const;
   /// Positions of link `link`'s intermediate along halo dim `dim` that consecutive steps of
   /// `dim`'s loop both need: the producer recomputes them, or keeps them in an overlap store when
   /// the link caches `dim`. The window less the stride where every later link recomputes; a

@@ -14,6 +14,8 @@
 
 namespace dse {
 
+struct SymbolicMatrices; // src/search/problem_matrices.hpp
+
 /// Everything build_candidate_space reads: the problem's structure and the three settings.
 std::string candidate_space_key(const Problem &problem, bool double_buffering, Pruning pruning,
                                 bool allow_recompute);
@@ -53,6 +55,11 @@ public:
   void prepare(const std::vector<const Problem *> &problems, bool double_buffering, Pruning pruning,
                bool allow_recompute = true);
 
+  /// The Q matrices of `space` (as `get` returned it for `problem`) over its symbolic basis,
+  /// built on the first call for that space, by one thread while the others wait.
+  std::shared_ptr<const SymbolicMatrices>
+  matrices(const Problem &problem, const std::shared_ptr<const CandidateSpace> &space);
+
   CandidateCacheCounts counts() const;
 
 private:
@@ -65,6 +72,11 @@ private:
   std::shared_ptr<CandidateStore> store_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<const CandidateSpace>> spaces_;
+  struct MatricesEntry {
+    std::once_flag built;
+    std::shared_ptr<const SymbolicMatrices> matrices;
+  };
+  std::map<std::shared_ptr<const CandidateSpace>, std::shared_ptr<MatricesEntry>> matrices_;
   CandidateCacheCounts counts_;
 };
 

@@ -13,7 +13,7 @@
 namespace dse {
 
 /// Bumped whenever the layout below changes.
-inline constexpr std::uint32_t kCandidateEntryVersion = 3;
+inline constexpr std::uint32_t kCandidateEntryVersion = 4;
 
 /// Layout, integers little-endian, strings as a u32 length and their bytes:
 ///   "dsecand\n" | u32 version | string fingerprint | string key
