@@ -40,32 +40,9 @@ const char *objective_name(Objective o) {
   return "?";
 }
 
-double objective_value(const Objectives &o, Objective which) {
-  switch (which) {
-  case Objective::Latency:
-    return o.latency_s;
-  case Objective::Energy:
-    return o.energy_pj;
-  case Objective::Edp:
-    return o.edp;
-  case Objective::Dram:
-    return o.dram_words;
-  case Objective::Buffer:
-    return o.buffer_words;
-  }
-  return 0;
-}
-
 ParetoFront::ParetoFront(std::vector<Objective> objectives) : objectives_(std::move(objectives)) {
   if (objectives_.empty() || objectives_.size() > kMaxObjectives)
     throw UserError("expected between 1 and 4 objectives");
-}
-
-ParetoFront::Key ParetoFront::key_of(const Objectives &o, const std::vector<Objective> &selection) {
-  Key key{};
-  for (size_t i = 0; i < selection.size(); ++i)
-    key[i] = objective_value(o, selection[i]);
-  return key;
 }
 
 Objectives objectives_in_sequence(const Objectives &a, const Objectives &b) {
@@ -101,29 +78,10 @@ bool lexicographically_less(const ParetoPoint &a, const ParetoPoint &b) {
 }
 } // namespace
 
-bool ParetoFront::dominates(const Key &a, std::uint64_t a_candidate, std::uint64_t a_tiling,
-                            const Key &b, std::uint64_t b_candidate, std::uint64_t b_tiling) const {
-  bool equal = true;
-  for (size_t i = 0; i < objectives_.size(); ++i) {
-    if (a[i] > b[i])
-      return false;
-    equal = equal && a[i] == b[i];
-  }
-  // Equal objectives: the lower ids win, and a point equal to one already kept is a duplicate.
-  return !equal || std::tie(a_candidate, a_tiling) <= std::tie(b_candidate, b_tiling);
-}
-
-bool ParetoFront::admits(const Key &key, std::uint64_t candidate, std::uint64_t tiling) const {
-  if (objectives_.size() != 2)
-    return std::none_of(points_.begin(), points_.end(), [&](const ParetoPoint &q) {
-      return dominates(q.key, q.candidate, q.tiling, key, candidate, tiling);
-    });
-  auto after = std::upper_bound(points_.begin(), points_.end(), key[0],
-                                [](double k, const ParetoPoint &q) { return k < q.key[0]; });
-  if (after == points_.begin())
-    return true;
-  const ParetoPoint &q = *(after - 1);
-  return !dominates(q.key, q.candidate, q.tiling, key, candidate, tiling);
+bool ParetoFront::admits_nd(const Key &key, std::uint64_t candidate, std::uint64_t tiling) const {
+  return std::none_of(points_.begin(), points_.end(), [&](const ParetoPoint &q) {
+    return dominates(q.key, q.candidate, q.tiling, key, candidate, tiling);
+  });
 }
 
 bool ParetoFront::insert(const ParetoPoint &p) {
@@ -141,8 +99,10 @@ bool ParetoFront::insert_2d(const ParetoPoint &p) {
   auto last = first;
   while (last != points_.end() && dominates(p, *last))
     ++last;
-  first = points_.erase(first, last);
-  const auto at = points_.insert(first, p);
+  const auto from = first - points_.begin();
+  first_keys_.erase(first_keys_.begin() + from, first_keys_.begin() + (last - points_.begin()));
+  first_keys_.insert(first_keys_.begin() + from, p.key[0]);
+  const auto at = points_.insert(points_.erase(first, last), p);
   // The staircase order, checked at the insertion point only (the rest is unchanged).
   DSE_CHECK(at == points_.begin() ||
                 ((at - 1)->key[0] < at->key[0] && (at - 1)->key[1] > at->key[1]),

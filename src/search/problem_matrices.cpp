@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <tuple>
+#include <utility>
 
 namespace dse {
 
@@ -138,13 +139,13 @@ void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c, Eigen::Inde
 /// Combines dataflow d with the kept spatial combinations at columns [first, last).
 void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen::Index first,
                    Eigen::Index last, Worker &w) {
-  const double *reads = &w.m_dataflow(d, 0);
-  const double *writes = &w.m_dataflow(p.dataflows + d, 0);
+  const double *reads = &w.m_dataflow(dataflow_row(p, 0, d), 0);
+  const double *writes = &w.m_dataflow(dataflow_row(p, 1, d), 0);
   const int g = p.group_of[static_cast<size_t>(d)];
   for (Eigen::Index c = first; c < last; ++c) {
     double buffer = 0;
     for (Eigen::Index o = 0; o < p.ops; ++o)
-      buffer = std::max(buffer, w.m_dataflow((2 + o) * p.dataflows + d, c));
+      buffer = std::max(buffer, w.m_dataflow(dataflow_row(p, 2 + o, d), c));
     w.min_buffer_words = std::min(w.min_buffer_words, buffer);
     if (buffer > p.capacity_words)
       continue;
@@ -171,20 +172,44 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
   }
 }
 
-/// The rows of Q x B that the dataflows in `open` read (every metric of each): the others are
-/// left as they are, neither computed nor zeroed.
+/// The rows of Q x B that the dataflows in `open` read (every metric of each), each once: the
+/// others are left as they are, neither computed nor zeroed.
 void multiply_open_rows(const Prepared &p, const std::vector<Eigen::Index> &open, Worker &w) {
   w.m_dataflow.resize(p.q_dataflow.rows(), w.b.cols());
+  w.row_leaf.resize(static_cast<size_t>(p.q_dataflow.rows()), 0);
+  const std::uint64_t leaf = ++w.leaves;
   Eigen::Index nonzeros = 0;
   for (Eigen::Index k = 0; k < 2 + p.ops; ++k)
     for (Eigen::Index d : open) {
-      const Eigen::Index r = k * p.dataflows + d;
+      const Eigen::Index r = dataflow_row(p, k, d);
+      if (std::exchange(w.row_leaf[static_cast<size_t>(r)], leaf) == leaf)
+        continue;
       auto row = w.m_dataflow.row(r);
       row.setZero();
       for (SparseRows::InnerIterator it(p.q_dataflow, r); it; ++it, ++nonzeros)
         row += it.value() * w.b.row(it.col());
     }
   w.matrix_flops += 2.0 * static_cast<double>(nonzeros) * static_cast<double>(w.b.cols());
+}
+
+/// The distinct rows of `q` in order of first appearance, and per row of `q` its distinct row.
+std::pair<SparseRows, std::vector<Eigen::Index>> distinct_rows(const SparseRows &q) {
+  std::map<std::vector<std::pair<Eigen::Index, double>>, Eigen::Index> seen;
+  std::vector<Eigen::Index> row_of;
+  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
+  for (Eigen::Index r = 0; r < q.rows(); ++r) {
+    std::vector<std::pair<Eigen::Index, double>> row;
+    for (SparseRows::InnerIterator it(q, r); it; ++it)
+      row.emplace_back(it.col(), it.value());
+    const auto [at, added] = seen.emplace(row, static_cast<Eigen::Index>(seen.size()));
+    if (added)
+      for (const auto &[column, value] : row)
+        entries.emplace_back(at->second, column, value);
+    row_of.push_back(at->second);
+  }
+  SparseRows out(static_cast<Eigen::Index>(seen.size()), q.cols());
+  out.setFromTriplets(entries.begin(), entries.end());
+  return {std::move(out), std::move(row_of)};
 }
 
 } // namespace
@@ -244,8 +269,9 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
     for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
       out.basis.add_triplets(entries, k * dataflows + d, rows[static_cast<size_t>(k)]);
   }
-  out.q_dataflow.resize(rows_per_dataflow * dataflows, columns);
-  out.q_dataflow.setFromTriplets(entries.begin(), entries.end());
+  SparseRows every_row(rows_per_dataflow * dataflows, columns);
+  every_row.setFromTriplets(entries.begin(), entries.end());
+  std::tie(out.q_dataflow, out.row_of) = distinct_rows(every_row);
   entries.clear();
   const auto gs = static_cast<Eigen::Index>(compute.size());
   for (Eigen::Index i = 0; i < gs; ++i) {
@@ -284,6 +310,7 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
                    static_cast<Eigen::Index>(p.basis.factors.size()));
   scale.setFromTriplets(entries.begin(), entries.end());
   p.q_dataflow = symbolic.q_dataflow * scale;
+  p.row_of = symbolic.row_of;
   p.q_compute = symbolic.q_compute * scale;
 
   p.q_dataflow_signed = split_by_sign(p.q_dataflow);
@@ -302,6 +329,13 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
     for (size_t i = 0; i < space.groups[g].count; ++i)
       p.group_of[space.groups[g].first + i] = static_cast<int>(g);
   p.weights = cost_weights(hw, options.latency_model);
+  p.dma_cycles_per_read =
+      1 / (p.weights.dma_load_words_per_cycle + p.weights.dma_both_words_per_cycle);
+  p.dma_cycles_per_write =
+      1 / (p.weights.dma_store_words_per_cycle + p.weights.dma_both_words_per_cycle);
+  p.dma_cycles_per_word =
+      1 / (p.weights.dma_load_words_per_cycle + p.weights.dma_store_words_per_cycle +
+           p.weights.dma_both_words_per_cycle);
   p.capacity_words = static_cast<double>(hw.gb_capacity_words());
   return p;
 }
@@ -320,7 +354,12 @@ Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double rea
                        double buffer) {
   constexpr double kMargin = 1.0 - 1e-12;
   const CostWeights &wt = p.weights;
-  const double dram_cycles = dram_transfer_cycles(reads, writes, wt);
+  // dram_transfer_cycles, its quotients taken as products by the reciprocals: a few ulps off.
+  double dram_cycles = (reads + writes) * wt.cycles_per_dram_word;
+  if (wt.dma_balanced)
+    dram_cycles =
+        std::max({dram_cycles, reads * p.dma_cycles_per_read, writes * p.dma_cycles_per_write,
+                  (reads + writes) * p.dma_cycles_per_word});
   const double cycles = wt.latency_model == LatencyModel::Roofline
                             ? std::max(bound.latency_cycles, dram_cycles)
                             : bound.latency_cycles + dram_cycles;

@@ -64,6 +64,7 @@ SignedRows split_by_sign(const SparseRows &q);
 struct SymbolicMatrices {
   Basis basis;                      // numbered, factors not read
   SparseRows q_dataflow, q_compute; // rows as in Prepared
+  std::vector<Eigen::Index> row_of; // as in Prepared
 };
 
 SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space);
@@ -73,8 +74,11 @@ struct Prepared {
   const CandidateSpace *space = nullptr;
   Eigen::Index dataflows = 0, spatial = 0, groups = 0, ops = 0;
   Basis basis;
-  SparseRows q_dataflow; // rows: metric * dataflows + d (reads, writes, buffer per op)
-  SparseRows q_compute;  // rows: metric * (groups * spatial) + g * spatial + s
+  // The distinct rows of the dataflows' metrics (reads, writes, buffer words per operator):
+  // dataflows that differ only where a metric does not look share its row.
+  SparseRows q_dataflow;
+  std::vector<Eigen::Index> row_of; // per metric k and dataflow d (k * dataflows + d): its row
+  SparseRows q_compute;             // rows: metric * (groups * spatial) + g * spatial + s
   SignedRows q_dataflow_signed, q_compute_signed;
   std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
   // Per basis function j and tiling-space dim i (index j * dims + i): the least and greatest,
@@ -87,8 +91,16 @@ struct Prepared {
   bool prune_boxes = true;
   std::vector<int> group_of; // per dataflow
   CostWeights weights;
+  // With balanced DMA units: the reciprocals of the read, write and combined rates.
+  double dma_cycles_per_read = 0, dma_cycles_per_write = 0, dma_cycles_per_word = 0;
   double capacity_words = 0;
 };
+
+/// The row of q_dataflow that holds metric k (0 reads, 1 writes, 2 + o operator o's buffer
+/// words) of dataflow d.
+inline Eigen::Index dataflow_row(const Prepared &p, Eigen::Index k, Eigen::Index d) {
+  return p.row_of[static_cast<size_t>(k * p.dataflows + d)];
+}
 
 /// Q at the problem's sizes (the symbolic Q times each Size factor's value, equal monomials
 /// merged), B's atom values and the bounds' parts of a search over `tilings` (boxes unplanned).
@@ -106,6 +118,9 @@ struct Worker {
   std::uint64_t columns = 0;
   double matrix_flops = 0;
   DenseRows b, m_dataflow, m_compute;
+  // Per row of q_dataflow, the leaf (count in `leaves`) whose product computed it last.
+  std::vector<std::uint64_t> row_leaf;
+  std::uint64_t leaves = 0;
   std::vector<int> menu_index;
   struct Bound {
     double latency_cycles; // smallest compute-side latency of the spatial combinations

@@ -66,12 +66,12 @@ void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
   for (Eigen::Index d : candidates) {
     double buffer = 0;
     for (Eigen::Index o = 0; o < p.ops; ++o)
-      buffer = std::max(buffer, w.least_dataflow((2 + o) * p.dataflows + d));
+      buffer = std::max(buffer, w.least_dataflow(dataflow_row(p, 2 + o, d)));
     if (buffer > p.capacity_words)
       continue;
-    const Objectives bound =
-        lower_bound(p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
-                    w.least_dataflow(d), w.least_dataflow(p.dataflows + d), buffer);
+    const Objectives bound = lower_bound(
+        p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
+        w.least_dataflow(dataflow_row(p, 0, d)), w.least_dataflow(dataflow_row(p, 1, d)), buffer);
     if (w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
       open.push_back(d);
   }
