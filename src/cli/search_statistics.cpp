@@ -23,7 +23,7 @@ std::string search_statistics(const ExploreResult &result, int threads) {
         << " -> " << st.pruning.candidates_after() << "; tilings " << st.tilings
         << "; mappings evaluated " << st.mappings << "; basis functions " << st.basis_functions
         << "; tiling boxes visited " << st.boxes << "; tiling columns visited " << st.columns
-        << " (their mappings fitting the buffer " << st.feasible_mappings
+        << " (mappings found to fit the buffer " << st.feasible_mappings
         << "); objectives computed for " << st.objectives_computed << " mappings; Q x B "
         << csv_number(st.matrix_flops) << " flops; " << csv_number(st.seconds) << " s";
     if (st.seconds > 0) {

@@ -136,25 +136,51 @@ void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c, Eigen::Inde
   slot.state = Worker::Slot::State::Kept;
 }
 
-/// Combines dataflow d with the kept spatial combinations at columns [first, last).
+/// Buffer words of dataflow d at column c: the largest of its operators' rows times B's column.
+double column_buffer_words(const Prepared &p, Eigen::Index d, Eigen::Index c, Worker &w) {
+  double buffer = 0;
+  Eigen::Index nonzeros = 0;
+  for (Eigen::Index o = 0; o < p.ops; ++o) {
+    double words = 0;
+    for (SparseRows::InnerIterator it(p.q_dataflow, dataflow_row(p, 2 + o, d)); it;
+         ++it, ++nonzeros)
+      words += it.value() * w.b(it.col(), c);
+    buffer = std::max(buffer, words);
+  }
+  w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
+  return buffer;
+}
+
+/// Combines dataflow d with the kept spatial combinations at columns [first, last). The buffer
+/// words come from the product when buffer_first, else from column_buffer_words once the bound
+/// is admitted.
 void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen::Index first,
                    Eigen::Index last, Worker &w) {
   const double *reads = &w.m_dataflow(dataflow_row(p, 0, d), 0);
   const double *writes = &w.m_dataflow(dataflow_row(p, 1, d), 0);
   const int g = p.group_of[static_cast<size_t>(d)];
+  const bool early = buffer_first(p);
   for (Eigen::Index c = first; c < last; ++c) {
     double buffer = 0;
-    for (Eigen::Index o = 0; o < p.ops; ++o)
-      buffer = std::max(buffer, w.m_dataflow(dataflow_row(p, 2 + o, d), c));
-    w.min_buffer_words = std::min(w.min_buffer_words, buffer);
-    if (buffer > p.capacity_words)
-      continue;
-    w.feasible += static_cast<std::uint64_t>(p.spatial);
+    if (early) {
+      for (Eigen::Index o = 0; o < p.ops; ++o)
+        buffer = std::max(buffer, w.m_dataflow(dataflow_row(p, 2 + o, d), c));
+      w.min_buffer_words = std::min(w.min_buffer_words, buffer);
+      if (buffer > p.capacity_words)
+        continue;
+    }
     Worker::Slot &slot = bounded_slot(p, w, c, g);
     const std::uint64_t tiling = begin + static_cast<std::uint64_t>(c);
     const Objectives bound = lower_bound(p, slot.bound, reads[c], writes[c], buffer);
     if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling))
       continue;
+    if (!early) {
+      buffer = column_buffer_words(p, d, c, w);
+      w.min_buffer_words = std::min(w.min_buffer_words, buffer);
+      if (buffer > p.capacity_words)
+        continue;
+    }
+    w.feasible += static_cast<std::uint64_t>(p.spatial);
     if (slot.state != Worker::Slot::State::Kept)
       keep_best_spatial(p, w, c, g, slot);
     w.objectives_computed += slot.kept_end - slot.kept_begin;
@@ -172,14 +198,15 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
   }
 }
 
-/// The rows of Q x B that the dataflows in `open` read (every metric of each), each once: the
-/// others are left as they are, neither computed nor zeroed.
+/// The rows of Q x B that the dataflows in `open` read (their DRAM reads and writes, and their
+/// buffer words when buffer_first), each once: the others are left as they are, neither computed
+/// nor zeroed.
 void multiply_open_rows(const Prepared &p, const std::vector<Eigen::Index> &open, Worker &w) {
   w.m_dataflow.resize(p.q_dataflow.rows(), w.b.cols());
   w.row_leaf.resize(static_cast<size_t>(p.q_dataflow.rows()), 0);
   const std::uint64_t leaf = ++w.leaves;
   Eigen::Index nonzeros = 0;
-  for (Eigen::Index k = 0; k < 2 + p.ops; ++k)
+  for (Eigen::Index k = 0; k < (buffer_first(p) ? 2 + p.ops : 2); ++k)
     for (Eigen::Index d : open) {
       const Eigen::Index r = dataflow_row(p, k, d);
       if (std::exchange(w.row_leaf[static_cast<size_t>(r)], leaf) == leaf)
@@ -272,6 +299,9 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
   SparseRows every_row(rows_per_dataflow * dataflows, columns);
   every_row.setFromTriplets(entries.begin(), entries.end());
   std::tie(out.q_dataflow, out.row_of) = distinct_rows(every_row);
+  // Distinct rows are numbered in order of first appearance: the reads and writes come first.
+  for (Eigen::Index r = 0; r < 2 * dataflows; ++r)
+    out.traffic_rows = std::max(out.traffic_rows, out.row_of[static_cast<size_t>(r)] + 1);
   entries.clear();
   const auto gs = static_cast<Eigen::Index>(compute.size());
   for (Eigen::Index i = 0; i < gs; ++i) {
@@ -311,6 +341,7 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
   scale.setFromTriplets(entries.begin(), entries.end());
   p.q_dataflow = symbolic.q_dataflow * scale;
   p.row_of = symbolic.row_of;
+  p.traffic_rows = symbolic.traffic_rows;
   p.q_compute = symbolic.q_compute * scale;
 
   p.q_dataflow_signed = split_by_sign(p.q_dataflow);
@@ -329,6 +360,8 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
     for (size_t i = 0; i < space.groups[g].count; ++i)
       p.group_of[space.groups[g].first + i] = static_cast<int>(g);
   p.weights = cost_weights(hw, options.latency_model);
+  p.buffer_objective = std::find(options.objectives.begin(), options.objectives.end(),
+                                 Objective::Buffer) != options.objectives.end();
   p.dma_cycles_per_read =
       1 / (p.weights.dma_load_words_per_cycle + p.weights.dma_both_words_per_cycle);
   p.dma_cycles_per_write =
@@ -345,31 +378,6 @@ double compute_latency(const Prepared &p, const MetricTotals &part) {
   return p.weights.latency_model == LatencyModel::Roofline
              ? std::max(parts.compute_cycles, parts.gb_cycles)
              : parts.compute_cycles + parts.gb_cycles;
-}
-
-/// A point no larger in any objective than every mapping of a dataflow with at least these DRAM
-/// reads and writes and buffer words and a compute side bounded by `bound` (with a relative
-/// margin for rounding): if the front rejects it, it rejects them all.
-Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double reads, double writes,
-                       double buffer) {
-  constexpr double kMargin = 1.0 - 1e-12;
-  const CostWeights &wt = p.weights;
-  // dram_transfer_cycles, its quotients taken as products by the reciprocals: a few ulps off.
-  double dram_cycles = (reads + writes) * wt.cycles_per_dram_word;
-  if (wt.dma_balanced)
-    dram_cycles =
-        std::max({dram_cycles, reads * p.dma_cycles_per_read, writes * p.dma_cycles_per_write,
-                  (reads + writes) * p.dma_cycles_per_word});
-  const double cycles = wt.latency_model == LatencyModel::Roofline
-                            ? std::max(bound.latency_cycles, dram_cycles)
-                            : bound.latency_cycles + dram_cycles;
-  Objectives o;
-  o.latency_s = cycles * wt.seconds_per_cycle * kMargin;
-  o.energy_pj = (bound.energy_pj + wt.dram_read_pj * reads + wt.dram_write_pj * writes) * kMargin;
-  o.edp = std::max(o.latency_s, 0.0) * std::max(o.energy_pj, 0.0);
-  o.dram_words = reads + writes;
-  o.buffer_words = buffer;
-  return o;
 }
 
 void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,

@@ -65,6 +65,7 @@ struct SymbolicMatrices {
   Basis basis;                      // numbered, factors not read
   SparseRows q_dataflow, q_compute; // rows as in Prepared
   std::vector<Eigen::Index> row_of; // as in Prepared
+  Eigen::Index traffic_rows = 0;    // as in Prepared
 };
 
 SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space);
@@ -78,6 +79,7 @@ struct Prepared {
   // dataflows that differ only where a metric does not look share its row.
   SparseRows q_dataflow;
   std::vector<Eigen::Index> row_of; // per metric k and dataflow d (k * dataflows + d): its row
+  Eigen::Index traffic_rows = 0;    // rows [0, traffic_rows) hold every DRAM read and write row
   SparseRows q_compute;             // rows: metric * (groups * spatial) + g * spatial + s
   SignedRows q_dataflow_signed, q_compute_signed;
   std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
@@ -89,7 +91,8 @@ struct Prepared {
   size_t leaf_depth = 0;     // boxes this deep are evaluated column by column
   size_t parallel_depth = 0; // boxes this deep are the units shared between threads
   bool prune_boxes = true;
-  std::vector<int> group_of; // per dataflow
+  bool buffer_objective = false; // the front ranks buffer words
+  std::vector<int> group_of;     // per dataflow
   CostWeights weights;
   // With balanced DMA units: the reciprocals of the read, write and combined rates.
   double dma_cycles_per_read = 0, dma_cycles_per_write = 0, dma_cycles_per_word = 0;
@@ -101,6 +104,11 @@ struct Prepared {
 inline Eigen::Index dataflow_row(const Prepared &p, Eigen::Index k, Eigen::Index d) {
   return p.row_of[static_cast<size_t>(k * p.dataflows + d)];
 }
+
+/// Whether a mapping's buffer words are computed before its bound: when the front ranks them, or
+/// when every column is evaluated (tracking the least need). Otherwise only the mappings whose
+/// bound the front admits have them computed.
+inline bool buffer_first(const Prepared &p) { return p.buffer_objective || !p.prune_boxes; }
 
 /// Q at the problem's sizes (the symbolic Q times each Size factor's value, equal monomials
 /// merged), B's atom values and the bounds' parts of a search over `tilings` (boxes unplanned).
@@ -179,8 +187,27 @@ Worker::Bound least_compute_side(const Prepared &p, const Matrix &m, Eigen::Inde
 /// A point no larger in any objective than every mapping of a dataflow with at least these DRAM
 /// reads and writes and buffer words and a compute side bounded by `bound` (with a relative
 /// margin for rounding): if the front rejects it, it rejects them all.
-Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double reads, double writes,
-                       double buffer);
+inline Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, double reads,
+                              double writes, double buffer) {
+  constexpr double kMargin = 1.0 - 1e-12;
+  const CostWeights &wt = p.weights;
+  // dram_transfer_cycles, its quotients taken as products by the reciprocals: a few ulps off.
+  double dram_cycles = (reads + writes) * wt.cycles_per_dram_word;
+  if (wt.dma_balanced)
+    dram_cycles =
+        std::max({dram_cycles, reads * p.dma_cycles_per_read, writes * p.dma_cycles_per_write,
+                  (reads + writes) * p.dma_cycles_per_word});
+  const double cycles = wt.latency_model == LatencyModel::Roofline
+                            ? std::max(bound.latency_cycles, dram_cycles)
+                            : bound.latency_cycles + dram_cycles;
+  Objectives o;
+  o.latency_s = cycles * wt.seconds_per_cycle * kMargin;
+  o.energy_pj = (bound.energy_pj + wt.dram_read_pj * reads + wt.dram_write_pj * writes) * kMargin;
+  o.edp = std::max(o.latency_s, 0.0) * std::max(o.energy_pj, 0.0);
+  o.dram_words = reads + writes;
+  o.buffer_words = buffer;
+  return o;
+}
 
 /// Evaluates the tilings [begin, end) column by column for the dataflows `open`, into w.front.
 void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,

@@ -34,45 +34,76 @@ void fill_box_basis(const Prepared &p, size_t depth, const std::vector<double> &
   }
 }
 
-/// Every row of `q` at its least over the box: positive entries times the least basis values,
-/// negative ones times the greatest, each side moved by a relative margin that covers the
-/// rounding of any evaluation of the row.
-void least_rows(const SignedRows &q, const Worker &w, Eigen::VectorXd &scratch,
-                Eigen::VectorXd &out) {
-  constexpr double kMargin = 1e-12;
-  out.noalias() = q.positive * w.least_b;
-  out *= 1 - kMargin;
+/// The relative margin by which a least value over a box is moved, covering the rounding of any
+/// evaluation of its row.
+constexpr double kMargin = 1e-12;
+
+/// The first `rows` rows of `q` at their least over the box: positive entries times the least
+/// basis values, negative ones times the greatest, each side moved by kMargin. Returns the
+/// non-zeros read.
+Eigen::Index least_rows(const SignedRows &q, Eigen::Index rows, const Worker &w,
+                        Eigen::VectorXd &scratch, Eigen::VectorXd &out) {
+  out.resize(q.positive.rows());
+  out.head(rows).noalias() = q.positive.topRows(rows) * w.least_b;
+  out.head(rows) *= 1 - kMargin;
+  Eigen::Index nonzeros = q.positive.outerIndexPtr()[rows];
   if (q.negative.nonZeros() == 0)
-    return;
-  scratch.noalias() = q.negative * w.greatest_b;
-  out -= (1 + kMargin) * scratch;
+    return nonzeros;
+  scratch.noalias() = q.negative.topRows(rows) * w.greatest_b;
+  out.head(rows) -= (1 + kMargin) * scratch;
+  return nonzeros + q.negative.outerIndexPtr()[rows];
+}
+
+/// Dataflow d's least buffer words over the box: the largest of its operators' least rows.
+double least_buffer_words(const Prepared &p, Eigen::Index d, Worker &w) {
+  double buffer = 0;
+  Eigen::Index nonzeros = 0;
+  for (Eigen::Index o = 0; o < p.ops; ++o) {
+    const Eigen::Index r = dataflow_row(p, 2 + o, d);
+    double positive = 0, negative = 0;
+    for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros)
+      positive += it.value() * w.least_b(it.col());
+    for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros)
+      negative += it.value() * w.greatest_b(it.col());
+    buffer = std::max(buffer, (1 - kMargin) * positive - (1 + kMargin) * negative);
+  }
+  w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
+  return buffer;
 }
 
 /// Keeps in `open` the dataflows of `candidates` that some tiling of the box starting at tiling
 /// `begin` with `depth` dims fixed may still bring to the front: their least buffer words fit and
-/// the front admits their least objectives (ids: the box's first candidate and tiling).
+/// the front admits their least objectives (ids: the box's first candidate and tiling). The
+/// buffer words are bounded only for the dataflows the front admits unless buffer_first.
 void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
                          const std::vector<Eigen::Index> &candidates,
                          std::vector<Eigen::Index> &open, Worker &w) {
   fill_box_basis(p, depth, p.least_part, w, w.least_b);
   fill_box_basis(p, depth, p.greatest_part, w, w.greatest_b);
-  least_rows(p.q_dataflow_signed, w, w.scratch, w.least_dataflow);
-  least_rows(p.q_compute_signed, w, w.scratch, w.least_compute);
-  w.matrix_flops += 4.0 * static_cast<double>(p.q_dataflow.nonZeros() + p.q_compute.nonZeros());
+  const bool early = buffer_first(p);
+  const Eigen::Index nonzeros =
+      least_rows(p.q_dataflow_signed, early ? p.q_dataflow.rows() : p.traffic_rows, w, w.scratch,
+                 w.least_dataflow) +
+      least_rows(p.q_compute_signed, p.q_compute.rows(), w, w.scratch, w.least_compute);
+  w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
   w.box_bounds.resize(static_cast<size_t>(p.groups));
   for (Eigen::Index g = 0; g < p.groups; ++g)
     w.box_bounds[static_cast<size_t>(g)] = least_compute_side(p, w.least_compute, g, 0);
   open.clear();
   for (Eigen::Index d : candidates) {
     double buffer = 0;
-    for (Eigen::Index o = 0; o < p.ops; ++o)
-      buffer = std::max(buffer, w.least_dataflow(dataflow_row(p, 2 + o, d)));
-    if (buffer > p.capacity_words)
-      continue;
+    if (early) {
+      for (Eigen::Index o = 0; o < p.ops; ++o)
+        buffer = std::max(buffer, w.least_dataflow(dataflow_row(p, 2 + o, d)));
+      if (buffer > p.capacity_words)
+        continue;
+    }
     const Objectives bound = lower_bound(
         p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
         w.least_dataflow(dataflow_row(p, 0, d)), w.least_dataflow(dataflow_row(p, 1, d)), buffer);
-    if (w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
+    if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
+      continue;
+    if (early || least_buffer_words(p, d, w) <= p.capacity_words)
       open.push_back(d);
   }
 }
@@ -108,9 +139,11 @@ std::uint64_t block_size(const Prepared &p, const SearchOptions &options) {
 }
 
 /// Tilings of a leaf box at most: small enough for the bounds to drop most leaves, large enough
-/// for each leaf's Q x B product to outweigh its bound (measured on GPT-3 attention: leaves of
-/// 32 to 512 tilings search it alike, 2048 four times slower).
-constexpr std::uint64_t kLeafTilings = 128;
+/// for each leaf's Q x B product to outweigh its bound. Measured: GPT-3 attention searches alike
+/// with leaves of 32 to 512 tilings (2048: four times slower); GoogLeNet's and MobileNetV2's
+/// windowed pairs plan 15% faster with 32 than with 128, a box's bound reading only the DRAM
+/// rows.
+constexpr std::uint64_t kLeafTilings = 32;
 
 } // namespace
 

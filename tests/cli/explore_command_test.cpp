@@ -273,7 +273,7 @@ TEST_F(ExploreCommand, VerbosePrintsSearchStatisticsOnStderr) {
   for (const char *part :
        {" (per-operator pruning) -> ", " (group pruning); spatial combinations ", "; candidates ",
         "; tilings ", "; mappings evaluated ", "; basis functions ", "; tiling boxes visited ",
-        "; tiling columns visited ", " (their mappings fitting the buffer ",
+        "; tiling columns visited ", " (mappings found to fit the buffer ",
         "); objectives computed for ", " mappings; Q x B ", " flops; ", " flop/s"})
     EXPECT_NE(verbose.err.find(part), std::string::npos) << part;
   const size_t last = verbose.err.rfind("\ntotal: ");

@@ -53,7 +53,8 @@ struct SearchStats {
   std::uint64_t mappings = 0; // candidates x tilings, every one decided exactly
   // The counts below depend on how the threads share the boxes (each worker bounds with its own
   // front); the front does not.
-  std::uint64_t feasible_mappings = 0;   // mappings of the columns visited that fit the buffer
+  std::uint64_t feasible_mappings = 0;   // mappings found to fit the buffer (computed for those
+                                         // whose bound the front admits, or every one visited)
   std::uint64_t boxes = 0;               // boxes of tilings visited (docs/DESIGN.md §4.3)
   std::uint64_t columns = 0;             // tiling columns visited (each a column of B)
   std::uint64_t objectives_computed = 0; // mappings whose objectives were computed: they fit and
