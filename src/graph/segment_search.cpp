@@ -13,6 +13,10 @@
 
 namespace dse {
 
+/// Searches per thread from which a batch runs each search on one thread (measured on the vector
+/// DSP: ResNet-18's 26 searches plan 20% faster so, a BERT layer's 8 10% slower).
+constexpr size_t kSearchesPerThread = 8;
+
 SegmentSearcher::SegmentSearcher(const Hardware &hw, SearchOptions options, PlanObjective objective)
     : hw_(hw), options_(std::move(options)), objective_(objective) {
   options_.objectives = {Objective::Latency, Objective::Energy};
@@ -170,11 +174,12 @@ std::string SegmentSearcher::key_of(const Workload &workload, bool fused) {
   return (fused ? "fused " : "whole ") + workload_key(workload);
 }
 
-std::function<std::optional<ExploreResult>()> SegmentSearcher::search_of(const Workload &workload,
-                                                                         bool fused) const {
+std::function<std::optional<ExploreResult>()>
+SegmentSearcher::search_of(const Workload &workload, bool fused,
+                           const SearchOptions &options) const {
   if (fused)
-    return [this, &workload] { return explore_fused_chain(workload, hw_, options_); };
-  return [this, &workload] { return std::optional(explore(workload, hw_, options_)); };
+    return [this, &workload, &options] { return explore_fused_chain(workload, hw_, options); };
+  return [this, &workload, &options] { return std::optional(explore(workload, hw_, options)); };
 }
 
 void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &segments) {
@@ -186,23 +191,28 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
       todo.emplace_back(key, &segment);
   }
   std::vector<Searched> done(todo.size());
-  // On the searches' threads (--threads), each search sharing them with the others.
-  tbb::task_arena(options_.threads > 0 ? options_.threads : tbb::task_arena::automatic)
-      .execute([&] {
-        tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
-          done[i] = run(search_of(todo[i].second->first, todo[i].second->second));
-        });
-      });
+  // On the searches' threads (--threads). With many more searches than threads, one thread per
+  // search: a search on one thread bounds its boxes with its whole front, where threads sharing
+  // a search each bound with their own; with few, each search shares the threads.
+  tbb::task_arena arena(options_.threads > 0 ? options_.threads : tbb::task_arena::automatic);
+  SearchOptions per_search = options_;
+  if (todo.size() >= kSearchesPerThread * static_cast<size_t>(arena.max_concurrency()))
+    per_search.threads = 1;
+  arena.execute([&] {
+    tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
+      done[i] = run(search_of(todo[i].second->first, todo[i].second->second, per_search));
+    });
+  });
   for (size_t i = 0; i < todo.size(); ++i)
     prefetched_[todo[i].first] = std::move(done[i]);
 }
 
 SegmentOutcome SegmentSearcher::best(const Workload &workload) {
-  return *memoized(key_of(workload, false), search_of(workload, false));
+  return *memoized(key_of(workload, false), search_of(workload, false, options_));
 }
 
 std::optional<SegmentOutcome> SegmentSearcher::best_fused(const Workload &workload) {
-  return memoized(key_of(workload, true), search_of(workload, true));
+  return memoized(key_of(workload, true), search_of(workload, true, options_));
 }
 
 } // namespace dse

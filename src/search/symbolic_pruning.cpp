@@ -3,6 +3,7 @@
 #include "dse/search/symbolic_pruning.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <random>
 
@@ -13,7 +14,7 @@ namespace dse {
 
 namespace {
 
-constexpr int kSamples = 6;
+constexpr size_t kSamples = 6;
 
 /// Largest dimension index used by any monomial, to size the random atom tables.
 int max_dim(const std::vector<MetricRow> &rows) {
@@ -26,19 +27,19 @@ int max_dim(const std::vector<MetricRow> &rows) {
   return out;
 }
 
-/// Random points where every atom is an independent value in its own range.
-std::vector<AtomTable> sample_points(int dims) {
+/// Random points where every atom is an independent value in its own range: the value of factor
+/// key f (Factor::key, dim * kAtomCount + atom) at sample k is at f * kSamples + k.
+std::vector<double> sample_points(int dims) {
   std::mt19937_64 rng(0x5eed);
   std::uniform_real_distribution<double> log_value(0.0, 6.0);
-  std::vector<AtomTable> out(kSamples);
-  for (AtomTable &table : out) {
-    table.per_dim.resize(static_cast<size_t>(dims) + 1);
-    for (AtomValues &v : table.per_dim)
-      for (int a = 0; a < kAtomCount; ++a) {
-        const double x = std::exp2(log_value(rng));
-        v[static_cast<size_t>(a)] = atom_at_least_one(static_cast<Atom>(a)) ? x : x - 1.0;
-      }
-  }
+  const auto keys = static_cast<size_t>((dims + 1) * kAtomCount);
+  std::vector<double> out(keys * kSamples);
+  for (size_t k = 0; k < kSamples; ++k)
+    for (size_t key = 0; key < keys; ++key) {
+      const double x = std::exp2(log_value(rng));
+      out[key * kSamples + k] =
+          atom_at_least_one(static_cast<Atom>(key % kAtomCount)) ? x : x - 1.0;
+    }
   return out;
 }
 
@@ -47,13 +48,30 @@ struct Signature {
   double total = 0;
 };
 
-Signature signature(const MetricRow &row, const std::vector<AtomTable> &points) {
+/// The row's metrics at every sample point, each term's monomial evaluated at all of them in one
+/// pass over its factors.
+Signature signature(const MetricRow &row, const std::vector<double> &points) {
   Signature s;
-  for (const Posynomial &p : row)
-    for (const AtomTable &t : points) {
-      s.values.push_back(evaluate(p, t));
-      s.total += s.values.back();
+  s.values.reserve(row.size() * kSamples);
+  for (const Posynomial &p : row) {
+    std::array<double, kSamples> sums{};
+    for (const auto &[m, c] : p.terms()) {
+      std::array<double, kSamples> v;
+      v.fill(1.0);
+      for (const Factor &f : m.factors()) {
+        const double *x = &points[static_cast<size_t>(f.key) * kSamples];
+        for (int i = 0; i < f.power; ++i)
+          for (size_t k = 0; k < kSamples; ++k)
+            v[k] *= x[k];
+      }
+      for (size_t k = 0; k < kSamples; ++k)
+        sums[k] += c * v[k];
     }
+    for (double value : sums) {
+      s.values.push_back(value);
+      s.total += value;
+    }
+  }
   return s;
 }
 
@@ -76,7 +94,7 @@ bool dominates(const MetricRow &u, const MetricRow &v) {
 }
 
 std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
-  const std::vector<AtomTable> points = sample_points(max_dim(rows));
+  const std::vector<double> points = sample_points(max_dim(rows));
   std::vector<Signature> sigs;
   sigs.reserve(rows.size());
   for (const MetricRow &row : rows) {

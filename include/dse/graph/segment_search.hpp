@@ -82,8 +82,8 @@ private:
     std::exception_ptr error;
   };
   static std::string key_of(const Workload &workload, bool fused);
-  std::function<std::optional<ExploreResult>()> search_of(const Workload &workload,
-                                                          bool fused) const;
+  std::function<std::optional<ExploreResult>()> search_of(const Workload &workload, bool fused,
+                                                          const SearchOptions &options) const;
   Searched run(const std::function<std::optional<ExploreResult>()> &search) const;
   /// The objective first, the other one as the tie-break.
   std::pair<double, double> rank(const Objectives &o) const;
