@@ -18,10 +18,20 @@ std::string candidate_space_key(const Problem &problem, bool double_buffering, P
 
 CandidateCache::CandidateCache(std::shared_ptr<CandidateStore> store) : store_(std::move(store)) {}
 
-std::shared_ptr<const CandidateSpace> CandidateCache::held(const std::string &key) const {
-  std::lock_guard lock(mutex_);
-  const auto it = spaces_.find(key);
-  return it == spaces_.end() ? nullptr : it->second;
+template <typename Key, typename T, typename Make>
+std::shared_ptr<const T> CandidateCache::once(std::map<Key, std::shared_ptr<Once<T>>> &entries,
+                                              const Key &key, const Make &make) {
+  std::shared_ptr<Once<T>> entry;
+  {
+    std::lock_guard lock(mutex_);
+    std::shared_ptr<Once<T>> &held = entries[key];
+    if (!held)
+      held = std::make_shared<Once<T>>();
+    entry = held;
+  }
+  // Threads that wait for the first one help with its parallel work.
+  tbb::collaborative_call_once(entry->made, [&] { entry->value = make(); });
+  return entry->value;
 }
 
 std::shared_ptr<const CandidateSpace> CandidateCache::obtain(const Problem &problem,
@@ -53,48 +63,33 @@ std::shared_ptr<const CandidateSpace> CandidateCache::get(const Problem &problem
                                                           bool double_buffering, Pruning pruning,
                                                           bool allow_recompute) {
   const std::string key = candidate_space_key(problem, double_buffering, pruning, allow_recompute);
-  if (auto space = held(key))
-    return space;
-  auto space = obtain(problem, key, double_buffering, pruning, allow_recompute);
-  std::lock_guard lock(mutex_);
-  return spaces_.emplace(key, std::move(space)).first->second;
+  return once(spaces_, key,
+              [&] { return obtain(problem, key, double_buffering, pruning, allow_recompute); });
 }
 
 void CandidateCache::prepare(const std::vector<const Problem *> &problems, bool double_buffering,
                              Pruning pruning, bool allow_recompute) {
   std::vector<std::string> keys;
-  std::vector<const Problem *> missing;
+  std::vector<const Problem *> distinct;
   for (const Problem *p : problems) {
     std::string key = candidate_space_key(*p, double_buffering, pruning, allow_recompute);
-    if (held(key) || std::find(keys.begin(), keys.end(), key) != keys.end())
+    if (std::find(keys.begin(), keys.end(), key) != keys.end())
       continue;
     keys.push_back(std::move(key));
-    missing.push_back(p);
+    distinct.push_back(p);
   }
-  std::vector<std::shared_ptr<const CandidateSpace>> spaces(keys.size());
   tbb::parallel_for(size_t{0}, keys.size(), [&](size_t i) {
-    spaces[i] = obtain(*missing[i], keys[i], double_buffering, pruning, allow_recompute);
+    once(spaces_, keys[i],
+         [&] { return obtain(*distinct[i], keys[i], double_buffering, pruning, allow_recompute); });
   });
-  std::lock_guard lock(mutex_);
-  for (size_t i = 0; i < keys.size(); ++i)
-    spaces_.emplace(keys[i], std::move(spaces[i]));
 }
 
 std::shared_ptr<const SymbolicMatrices>
 CandidateCache::matrices(const Problem &problem,
                          const std::shared_ptr<const CandidateSpace> &space) {
-  std::shared_ptr<MatricesEntry> entry;
-  {
-    std::lock_guard lock(mutex_);
-    std::shared_ptr<MatricesEntry> &held = matrices_[space];
-    if (!held)
-      held = std::make_shared<MatricesEntry>();
-    entry = held;
-  }
-  std::call_once(entry->built, [&] {
-    entry->matrices = std::make_shared<const SymbolicMatrices>(symbolic_matrices(problem, *space));
+  return once(matrices_, space, [&] {
+    return std::make_shared<const SymbolicMatrices>(symbolic_matrices(problem, *space));
   });
-  return entry->matrices;
 }
 
 CandidateCacheCounts CandidateCache::counts() const {

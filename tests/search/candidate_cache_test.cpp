@@ -4,6 +4,7 @@
 #include "dse/search/candidate_cache.hpp"
 
 #include <gtest/gtest.h>
+#include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
 #include "common/candidate_spaces.hpp"
@@ -65,6 +66,26 @@ TEST(CandidateCache, SharesSpacesAcrossSizesOnly) {
   const CandidateSpace fresh = build_candidate_space(large.problem, false, Pruning::Symbolic);
   EXPECT_TRUE(first->dataflows == fresh.dataflows);
   EXPECT_EQ(first->stats.dataflows_kept, fresh.stats.dataflows_kept);
+}
+
+TEST(CandidateCache, BuildsASpaceOnceForThreadsAskingAtOnce) {
+  // Searches running side by side (a network's segments) ask for one structure together: one
+  // of them builds it while the others wait, and all get the same space and matrices.
+  CandidateCache cache;
+  const test::TestProblem tp = test::fused_problem("attention", test::attention_yaml(2, 8, 4));
+  std::vector<std::shared_ptr<const CandidateSpace>> spaces(16);
+  std::vector<std::shared_ptr<const SymbolicMatrices>> matrices(spaces.size());
+  tbb::task_arena(4).execute([&] {
+    tbb::parallel_for(size_t{0}, spaces.size(), [&](size_t i) {
+      spaces[i] = cache.get(tp.problem, false, Pruning::Symbolic);
+      matrices[i] = cache.matrices(tp.problem, spaces[i]);
+    });
+  });
+  EXPECT_EQ(cache.counts().built, 1U);
+  for (size_t i = 0; i < spaces.size(); ++i) {
+    EXPECT_EQ(spaces[i], spaces.front());
+    EXPECT_EQ(matrices[i], matrices.front());
+  }
 }
 
 TEST(CandidateCache, SharesWindowedChainsAcrossSizes) {

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tbb/collaborative_call_once.h>
 #include <vector>
 
 #include "dse/search/candidate_space.hpp"
@@ -39,9 +40,10 @@ struct CandidateCacheCounts {
 };
 
 /// Reuses candidate spaces across problems, shapes and hardware configurations with the same
-/// structure. Thread-safe. With a store, a space missing from memory is read from the store when
-/// its entry is whole and was written for the same key by the same build; otherwise it is built
-/// and the entry rewritten.
+/// structure. Thread-safe: a space asked for by several threads at once is read or built by one
+/// of them while the others wait. With a store, a space missing from memory is read from the store
+/// when its entry is whole and was written for the same key by the same build; otherwise it is
+/// built and the entry rewritten.
 class CandidateCache {
 public:
   CandidateCache() = default;
@@ -67,16 +69,22 @@ private:
   std::shared_ptr<const CandidateSpace> obtain(const Problem &problem, const std::string &key,
                                                bool double_buffering, Pruning pruning,
                                                bool allow_recompute);
-  std::shared_ptr<const CandidateSpace> held(const std::string &key) const;
+
+  /// A value made once, by the first thread that asks for it, while the others wait.
+  template <typename T> struct Once {
+    tbb::collaborative_once_flag made;
+    std::shared_ptr<const T> value;
+  };
+  /// The value of `key` in `entries`, made by `make` on the first call.
+  template <typename Key, typename T, typename Make>
+  std::shared_ptr<const T> once(std::map<Key, std::shared_ptr<Once<T>>> &entries, const Key &key,
+                                const Make &make);
 
   std::shared_ptr<CandidateStore> store_;
   mutable std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<const CandidateSpace>> spaces_;
-  struct MatricesEntry {
-    std::once_flag built;
-    std::shared_ptr<const SymbolicMatrices> matrices;
-  };
-  std::map<std::shared_ptr<const CandidateSpace>, std::shared_ptr<MatricesEntry>> matrices_;
+  std::map<std::string, std::shared_ptr<Once<CandidateSpace>>> spaces_;
+  std::map<std::shared_ptr<const CandidateSpace>, std::shared_ptr<Once<SymbolicMatrices>>>
+      matrices_;
   CandidateCacheCounts counts_;
 };
 
