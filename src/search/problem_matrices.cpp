@@ -359,6 +359,14 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
   for (size_t g = 0; g < space.groups.size(); ++g)
     for (size_t i = 0; i < space.groups[g].count; ++i)
       p.group_of[space.groups[g].first + i] = static_cast<int>(g);
+  std::map<std::tuple<Eigen::Index, Eigen::Index, int>, Eigen::Index> classes;
+  for (Eigen::Index d = 0; d < p.dataflows; ++d)
+    p.bound_class.push_back(classes
+                                .try_emplace({dataflow_row(p, 0, d), dataflow_row(p, 1, d),
+                                              p.group_of[static_cast<size_t>(d)]},
+                                             static_cast<Eigen::Index>(classes.size()))
+                                .first->second);
+  p.bound_classes = static_cast<Eigen::Index>(classes.size());
   p.weights = cost_weights(hw, options.latency_model);
   p.buffer_objective = std::find(options.objectives.begin(), options.objectives.end(),
                                  Objective::Buffer) != options.objectives.end();

@@ -93,6 +93,10 @@ struct Prepared {
   bool prune_boxes = true;
   bool buffer_objective = false; // the front ranks buffer words
   std::vector<int> group_of;     // per dataflow
+  // Per dataflow, its bound class: dataflows with the same DRAM read and write rows and recompute
+  // group have the same bound wherever buffer words do not rank.
+  std::vector<Eigen::Index> bound_class;
+  Eigen::Index bound_classes = 0;
   CostWeights weights;
   // With balanced DMA units: the reciprocals of the read, write and combined rates.
   double dma_cycles_per_read = 0, dma_cycles_per_write = 0, dma_cycles_per_word = 0;
@@ -151,6 +155,13 @@ struct Worker {
   // least compute-side latency and energy, and per depth the dataflows still open.
   Eigen::VectorXd least_b, greatest_b, least_dataflow, least_compute, scratch;
   std::vector<Bound> box_bounds;
+  // Per bound class, the front's verdict on its bound over a box (made at box count `made`).
+  struct Verdict {
+    std::uint64_t made = std::numeric_limits<std::uint64_t>::max();
+    ParetoFront::Key key{};
+    enum class State : std::uint8_t { Every, Some, None } state = State::Some;
+  };
+  std::vector<Verdict> verdicts;
   std::vector<std::vector<Eigen::Index>> open;
 };
 

@@ -71,6 +71,30 @@ double least_buffer_words(const Prepared &p, Eigen::Index d, Worker &w) {
   return buffer;
 }
 
+/// Whether the front admits dataflow d's least objectives over the box starting at tiling
+/// `begin`, buffer words not ranked: its bound class's bound, made and judged once per box for
+/// every id when it can be. Rejection only grows with the id (ties go to lower ids), and the
+/// candidates come in increasing order, so a class rejected at one dataflow is rejected at the
+/// later ones.
+bool box_admits(const Prepared &p, Eigen::Index d, std::uint64_t begin, Worker &w) {
+  using State = Worker::Verdict::State;
+  Worker::Verdict &v = w.verdicts[static_cast<size_t>(p.bound_class[static_cast<size_t>(d)])];
+  if (v.made != w.boxes) {
+    v.made = w.boxes;
+    v.key = w.front.key_of(lower_bound(
+        p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
+        w.least_dataflow(dataflow_row(p, 0, d)), w.least_dataflow(dataflow_row(p, 1, d)), 0));
+    v.state = w.front.admits(v.key, std::numeric_limits<std::uint64_t>::max(), begin) ? State::Every
+                                                                                      : State::Some;
+  }
+  if (v.state != State::Some)
+    return v.state == State::Every;
+  if (w.front.admits(v.key, static_cast<std::uint64_t>(d * p.spatial), begin))
+    return true;
+  v.state = State::None;
+  return false;
+}
+
 /// Keeps in `open` the dataflows of `candidates` that some tiling of the box starting at tiling
 /// `begin` with `depth` dims fixed may still bring to the front: their least buffer words fit and
 /// the front admits their least objectives (ids: the box's first candidate and tiling). The
@@ -90,20 +114,22 @@ void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
   for (Eigen::Index g = 0; g < p.groups; ++g)
     w.box_bounds[static_cast<size_t>(g)] = least_compute_side(p, w.least_compute, g, 0);
   open.clear();
+  w.verdicts.resize(static_cast<size_t>(p.bound_classes));
   for (Eigen::Index d : candidates) {
-    double buffer = 0;
-    if (early) {
-      for (Eigen::Index o = 0; o < p.ops; ++o)
-        buffer = std::max(buffer, w.least_dataflow(dataflow_row(p, 2 + o, d)));
-      if (buffer > p.capacity_words)
-        continue;
+    if (!early) {
+      if (box_admits(p, d, begin, w) && least_buffer_words(p, d, w) <= p.capacity_words)
+        open.push_back(d);
+      continue;
     }
+    double buffer = 0;
+    for (Eigen::Index o = 0; o < p.ops; ++o)
+      buffer = std::max(buffer, w.least_dataflow(dataflow_row(p, 2 + o, d)));
+    if (buffer > p.capacity_words)
+      continue;
     const Objectives bound = lower_bound(
         p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
         w.least_dataflow(dataflow_row(p, 0, d)), w.least_dataflow(dataflow_row(p, 1, d)), buffer);
-    if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
-      continue;
-    if (early || least_buffer_words(p, d, w) <= p.capacity_words)
+    if (w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
       open.push_back(d);
   }
 }
