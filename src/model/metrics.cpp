@@ -337,12 +337,26 @@ DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflo
   std::vector<const LocalMetrics *> parts;
   for (const LocalMetrics &local : locals)
     parts.push_back(&local);
-  return combine_local_metrics(problem, dataflow, parts, double_buffering);
+  return combine_local_metrics(problem, parts,
+                               shared_buffer_words(problem, dataflow, double_buffering));
 }
 
-DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &dataflow,
+Posynomial shared_buffer_words(const Problem &problem, const Dataflow &dataflow,
+                               bool double_buffering) {
+  if (!problem.fused())
+    return {};
+  // Every intermediate's tile lies in the prefix: live while each operator runs.
+  Posynomial shared =
+      softmax_state_words(problem, dataflow) + overlap_store_words(problem, dataflow);
+  for (const ProblemLink &link : problem.links)
+    shared += buffered(dataflow, link.intermediate,
+                       footprint_at(problem, dataflow, link.intermediate), double_buffering);
+  return shared;
+}
+
+DataflowMetrics combine_local_metrics(const Problem &problem,
                                       const std::vector<const LocalMetrics *> &locals,
-                                      bool double_buffering) {
+                                      const Posynomial &shared) {
   DataflowMetrics out;
   out.buffer_words.resize(problem.ops.size());
   for (size_t o = 0; o < problem.ops.size(); ++o) {
@@ -352,16 +366,9 @@ DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &da
     for (size_t other = 0; other < problem.ops.size(); ++other)
       out.buffer_words[other] += other == o ? local.own_buffer : local.other_buffer;
   }
-  if (problem.fused()) {
-    // Every intermediate's tile lies in the prefix: live while each operator runs.
-    Posynomial inter =
-        softmax_state_words(problem, dataflow) + overlap_store_words(problem, dataflow);
-    for (const ProblemLink &link : problem.links)
-      inter += buffered(dataflow, link.intermediate,
-                        footprint_at(problem, dataflow, link.intermediate), double_buffering);
+  if (problem.fused())
     for (Posynomial &bs : out.buffer_words)
-      bs += inter;
-  }
+      bs += shared;
   const Posynomial pass = softmax_pass_words(problem);
   out.dram_reads += pass;
   out.dram_writes += pass;

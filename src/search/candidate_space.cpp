@@ -195,9 +195,11 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
   CandidateSpace space;
   std::vector<Dataflow> combined;
   std::vector<std::vector<const LocalMetrics *>> locals;
+  std::vector<size_t> choice_of; // per combined dataflow
   for (size_t c = 0; c < choices.size(); ++c) {
     space.stats.dataflows_enumerated += enumerated[c];
     add_combinations(problem, choices[c], plans[c], combined, locals);
+    choice_of.resize(combined.size(), c);
   }
   space.stats.dataflows_after_local = combined.size();
 
@@ -216,11 +218,17 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
     members[static_cast<size_t>(it - keys.begin())].push_back(i);
   }
 
-  // Stage 2: every dataflow's metrics (the sums of its plans' local metrics), then the survivors
-  // of each group.
+  // Stage 2: every dataflow's metrics (the sums of its plans' local metrics and its prefix
+  // choice's shared words, taken from the choice's first dataflow), then the survivors of each
+  // group.
+  std::vector<Posynomial> shared(choices.size());
+  tbb::parallel_for(size_t{0}, combined.size(), [&](size_t i) {
+    if (i == 0 || choice_of[i - 1] != choice_of[i])
+      shared[choice_of[i]] = shared_buffer_words(problem, combined[i], double_buffering);
+  });
   std::vector<DataflowMetrics> metrics(combined.size());
   tbb::parallel_for(size_t{0}, combined.size(), [&](size_t i) {
-    metrics[i] = combine_local_metrics(problem, combined[i], locals[i], double_buffering);
+    metrics[i] = combine_local_metrics(problem, locals[i], shared[choice_of[i]]);
   });
   std::vector<std::vector<size_t>> keep(keys.size());
   tbb::parallel_for(size_t{0}, keys.size(), [&](size_t g) {

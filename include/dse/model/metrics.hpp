@@ -53,12 +53,18 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
                            bool double_buffering);
 DataflowMetrics dataflow_metrics(const Problem &problem, const Dataflow &dataflow,
                                  bool double_buffering);
-/// dataflow_metrics from each operator's local_metrics of the same dataflow, already computed
-/// (`locals[o]` for operator o): an operator's local metrics depend only on the prefix and its own
-/// sub-nest and retention, so the candidate space computes them once per local plan.
-DataflowMetrics combine_local_metrics(const Problem &problem, const Dataflow &dataflow,
+/// Buffer words that every operator of a fused dataflow holds besides its own tiles: each
+/// intermediate's tile, online softmax's running state and the overlap stores (zero unfused).
+/// They depend only on the prefix, the intermediates' depths and the cached halo dims.
+Posynomial shared_buffer_words(const Problem &problem, const Dataflow &dataflow,
+                               bool double_buffering);
+/// dataflow_metrics from each operator's local_metrics of the same dataflow and its
+/// shared_buffer_words, already computed (`locals[o]` for operator o): an operator's local
+/// metrics depend only on the prefix and its own sub-nest and retention, and the shared words
+/// on the prefix choice, so the candidate space computes each once per local plan or choice.
+DataflowMetrics combine_local_metrics(const Problem &problem,
                                       const std::vector<const LocalMetrics *> &locals,
-                                      bool double_buffering);
+                                      const Posynomial &shared);
 /// Unfused softmax runs as its own pass: it reads the scores and writes the probabilities,
 /// this many words each way (zero when the problem has no softmax or is fused).
 Posynomial softmax_pass_words(const Problem &problem);
