@@ -239,8 +239,11 @@ bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {
     double amount;
     int degree;
   };
-  std::vector<Mass> positive;
-  std::vector<Mass> negative;
+  // Pruning calls this for millions of pairs: each thread keeps its lists' storage.
+  thread_local std::vector<Mass> positive;
+  thread_local std::vector<Mass> negative;
+  positive.clear();
+  negative.clear();
   const auto put = [&](const Monomial &m, double c) {
     if (c > 0)
       positive.push_back({&m, c, 0});
