@@ -160,13 +160,17 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
   const double *writes = &w.m_dataflow(dataflow_row(p, 1, d), 0);
   const int g = p.group_of[static_cast<size_t>(d)];
   const bool early = buffer_first(p);
+  // Whether buffer words fit; the least need seen is kept for the error when nothing does.
+  const auto fits = [&](double buffer) {
+    w.min_buffer_words = std::min(w.min_buffer_words, buffer);
+    return buffer <= p.capacity_words;
+  };
   for (Eigen::Index c = first; c < last; ++c) {
     double buffer = 0;
     if (early) {
       for (Eigen::Index o = 0; o < p.ops; ++o)
         buffer = std::max(buffer, w.m_dataflow(dataflow_row(p, 2 + o, d), c));
-      w.min_buffer_words = std::min(w.min_buffer_words, buffer);
-      if (buffer > p.capacity_words)
+      if (!fits(buffer))
         continue;
     }
     Worker::Slot &slot = bounded_slot(p, w, c, g);
@@ -174,12 +178,8 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
     const Objectives bound = lower_bound(p, slot.bound, reads[c], writes[c], buffer);
     if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling))
       continue;
-    if (!early) {
-      buffer = column_buffer_words(p, d, c, w);
-      w.min_buffer_words = std::min(w.min_buffer_words, buffer);
-      if (buffer > p.capacity_words)
-        continue;
-    }
+    if (!early && !fits(buffer = column_buffer_words(p, d, c, w)))
+      continue;
     w.feasible += static_cast<std::uint64_t>(p.spatial);
     if (slot.state != Worker::Slot::State::Kept)
       keep_best_spatial(p, w, c, g, slot);
@@ -302,6 +302,16 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
   // Distinct rows are numbered in order of first appearance: the reads and writes come first.
   for (Eigen::Index r = 0; r < 2 * dataflows; ++r)
     out.traffic_rows = std::max(out.traffic_rows, out.row_of[static_cast<size_t>(r)] + 1);
+  // Bound classes: the (reads row, writes row, recompute group) triples, in order of appearance.
+  std::map<std::tuple<Eigen::Index, Eigen::Index, size_t>, Eigen::Index> classes;
+  for (size_t g = 0; g < space.groups.size(); ++g)
+    for (size_t d = space.groups[g].first; d < space.groups[g].first + space.groups[g].count; ++d)
+      out.bound_class.push_back(
+          classes
+              .try_emplace({out.row_of[d], out.row_of[static_cast<size_t>(dataflows) + d], g},
+                           static_cast<Eigen::Index>(classes.size()))
+              .first->second);
+  out.bound_classes = static_cast<Eigen::Index>(classes.size());
   entries.clear();
   const auto gs = static_cast<Eigen::Index>(compute.size());
   for (Eigen::Index i = 0; i < gs; ++i) {
@@ -359,14 +369,8 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
   for (size_t g = 0; g < space.groups.size(); ++g)
     for (size_t i = 0; i < space.groups[g].count; ++i)
       p.group_of[space.groups[g].first + i] = static_cast<int>(g);
-  std::map<std::tuple<Eigen::Index, Eigen::Index, int>, Eigen::Index> classes;
-  for (Eigen::Index d = 0; d < p.dataflows; ++d)
-    p.bound_class.push_back(classes
-                                .try_emplace({dataflow_row(p, 0, d), dataflow_row(p, 1, d),
-                                              p.group_of[static_cast<size_t>(d)]},
-                                             static_cast<Eigen::Index>(classes.size()))
-                                .first->second);
-  p.bound_classes = static_cast<Eigen::Index>(classes.size());
+  p.bound_class = symbolic.bound_class;
+  p.bound_classes = symbolic.bound_classes;
   p.weights = cost_weights(hw, options.latency_model);
   p.buffer_objective = std::find(options.objectives.begin(), options.objectives.end(),
                                  Objective::Buffer) != options.objectives.end();

@@ -62,10 +62,12 @@ SignedRows split_by_sign(const SparseRows &q);
 /// Q over the symbolic basis of a candidate space (monomials with Atom::Size factors): the same
 /// for every problem of the space's structure, so built once per space (CandidateCache::matrices).
 struct SymbolicMatrices {
-  Basis basis;                      // numbered, factors not read
-  SparseRows q_dataflow, q_compute; // rows as in Prepared
-  std::vector<Eigen::Index> row_of; // as in Prepared
-  Eigen::Index traffic_rows = 0;    // as in Prepared
+  Basis basis;                           // numbered, factors not read
+  SparseRows q_dataflow, q_compute;      // rows as in Prepared
+  std::vector<Eigen::Index> row_of;      // as in Prepared
+  Eigen::Index traffic_rows = 0;         // as in Prepared
+  std::vector<Eigen::Index> bound_class; // as in Prepared
+  Eigen::Index bound_classes = 0;        // as in Prepared
 };
 
 SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space);

@@ -4,10 +4,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <numeric>
 #include <random>
 
-#include "dse/model/tiling.hpp"
 #include "dse/support/check.hpp"
 
 namespace dse {
