@@ -151,21 +151,34 @@ double column_buffer_words(const Prepared &p, Eigen::Index d, Eigen::Index c, Wo
   return buffer;
 }
 
-/// Combines dataflow d with the kept spatial combinations at columns [first, last). The buffer
-/// words come from the product when buffer_first, else from column_buffer_words once the bound
-/// is admitted.
+/// Columns folded together: the kept compute parts of a chunk stay in cache while every dataflow
+/// passes.
+constexpr Eigen::Index kChunk = 64;
+
+/// Combines dataflow d with the kept spatial combinations at columns [first, last), a chunk. The
+/// buffer words come from the product when buffer_first, else from column_buffer_words once the
+/// bound is admitted. Unless buffer_first, the dataflows of one bound class bring the same
+/// objectives at a column (buffer words not ranked) with ids growing in the order they come, so
+/// once one of them is judged there (its bound rejected, or its objectives offered to the front)
+/// the front takes none of the later ones: they are skipped.
 void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen::Index first,
                    Eigen::Index last, Worker &w) {
   const double *reads = &w.m_dataflow(dataflow_row(p, 0, d), 0);
   const double *writes = &w.m_dataflow(dataflow_row(p, 1, d), 0);
   const int g = p.group_of[static_cast<size_t>(d)];
   const bool early = buffer_first(p);
+  const auto judged = [&, at = p.bound_class[static_cast<size_t>(d)] * kChunk - first](
+                          Eigen::Index c) -> std::uint64_t & {
+    return w.judged[static_cast<size_t>(at + c)];
+  };
   // Whether buffer words fit; the least need seen is kept for the error when nothing does.
   const auto fits = [&](double buffer) {
     w.min_buffer_words = std::min(w.min_buffer_words, buffer);
     return buffer <= p.capacity_words;
   };
   for (Eigen::Index c = first; c < last; ++c) {
+    if (judged(c) == w.chunks)
+      continue;
     double buffer = 0;
     if (early) {
       for (Eigen::Index o = 0; o < p.ops; ++o)
@@ -176,10 +189,15 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
     Worker::Slot &slot = bounded_slot(p, w, c, g);
     const std::uint64_t tiling = begin + static_cast<std::uint64_t>(c);
     const Objectives bound = lower_bound(p, slot.bound, reads[c], writes[c], buffer);
-    if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling))
+    if (!w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), tiling)) {
+      if (!early)
+        judged(c) = w.chunks;
       continue;
+    }
     if (!early && !fits(buffer = column_buffer_words(p, d, c, w)))
       continue;
+    if (!early)
+      judged(c) = w.chunks;
     w.feasible += static_cast<std::uint64_t>(p.spatial);
     if (slot.state != Worker::Slot::State::Kept)
       keep_best_spatial(p, w, c, g, slot);
@@ -403,11 +421,12 @@ void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64
   w.slots.assign(static_cast<size_t>(n * p.groups), {});
   w.kept.clear();
   w.kept_parts.clear();
-  // Column chunks keep the kept compute parts of the chunk in cache while every dataflow passes.
-  constexpr Eigen::Index kChunk = 64;
-  for (Eigen::Index first = 0; first < n; first += kChunk)
+  w.judged.resize(static_cast<size_t>(p.bound_classes * kChunk), 0);
+  for (Eigen::Index first = 0; first < n; first += kChunk) {
+    ++w.chunks;
     for (Eigen::Index d : open)
       fold_dataflow(p, begin, d, first, std::min(n, first + kChunk), w);
+  }
 }
 
 } // namespace dse

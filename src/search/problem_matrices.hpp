@@ -149,6 +149,10 @@ struct Worker {
     size_t kept_begin = 0, kept_end = 0;
   };
   std::vector<Slot> slots;
+  // Per bound class and column of the chunk being folded (index class * chunk + column), the
+  // chunk count when a dataflow of the class was judged there; `chunks` counts from 1.
+  std::vector<std::uint64_t> judged;
+  std::uint64_t chunks = 0;
   std::vector<Eigen::Index> kept;
   std::vector<MetricTotals> kept_parts;
   std::vector<double> lat, energy;
@@ -157,9 +161,11 @@ struct Worker {
   // least compute-side latency and energy, and per depth the dataflows still open.
   Eigen::VectorXd least_b, greatest_b, least_dataflow, least_compute, scratch;
   std::vector<Bound> box_bounds;
-  // Per bound class, the front's verdict on its bound over a box (made at box count `made`).
+  // Per bound class, the front's verdict on its bound over a box (made at box count `made`), and
+  // the box count when a dataflow of the class that fits at every tiling of the box was opened.
   struct Verdict {
     std::uint64_t made = std::numeric_limits<std::uint64_t>::max();
+    std::uint64_t covered = std::numeric_limits<std::uint64_t>::max();
     ParetoFront::Key key{};
     enum class State : std::uint8_t { Every, Some, None } state = State::Some;
   };

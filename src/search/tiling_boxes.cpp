@@ -54,18 +54,22 @@ Eigen::Index least_rows(const SignedRows &q, Eigen::Index rows, const Worker &w,
   return nonzeros + q.negative.outerIndexPtr()[rows];
 }
 
-/// Dataflow d's least buffer words over the box: the largest of its operators' least rows.
-double least_buffer_words(const Prepared &p, Eigen::Index d, Worker &w) {
+/// Dataflow d's least (or greatest) buffer words over the box: the largest of its operators'
+/// rows at their least (greatest).
+double box_buffer_words(const Prepared &p, Eigen::Index d, bool greatest, Worker &w) {
+  const Eigen::VectorXd &up = greatest ? w.greatest_b : w.least_b;
+  const Eigen::VectorXd &down = greatest ? w.least_b : w.greatest_b;
+  const double margin = greatest ? kMargin : -kMargin;
   double buffer = 0;
   Eigen::Index nonzeros = 0;
   for (Eigen::Index o = 0; o < p.ops; ++o) {
     const Eigen::Index r = dataflow_row(p, 2 + o, d);
     double positive = 0, negative = 0;
     for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros)
-      positive += it.value() * w.least_b(it.col());
+      positive += it.value() * up(it.col());
     for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros)
-      negative += it.value() * w.greatest_b(it.col());
-    buffer = std::max(buffer, (1 - kMargin) * positive - (1 + kMargin) * negative);
+      negative += it.value() * down(it.col());
+    buffer = std::max(buffer, (1 + margin) * positive - (1 - margin) * negative);
   }
   w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
   return buffer;
@@ -98,7 +102,10 @@ bool box_admits(const Prepared &p, Eigen::Index d, std::uint64_t begin, Worker &
 /// Keeps in `open` the dataflows of `candidates` that some tiling of the box starting at tiling
 /// `begin` with `depth` dims fixed may still bring to the front: their least buffer words fit and
 /// the front admits their least objectives (ids: the box's first candidate and tiling). The
-/// buffer words are bounded only for the dataflows the front admits unless buffer_first.
+/// buffer words are bounded only for the dataflows the front admits unless buffer_first. Unless
+/// buffer_first, a dataflow that fits at every tiling of the box (its greatest buffer words fit)
+/// is judged at every column before the later dataflows of its bound class, which bring the same
+/// objectives with larger ids (fold_dataflow): those are left out.
 void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
                          const std::vector<Eigen::Index> &candidates,
                          std::vector<Eigen::Index> &open, Worker &w) {
@@ -117,8 +124,13 @@ void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
   w.verdicts.resize(static_cast<size_t>(p.bound_classes));
   for (Eigen::Index d : candidates) {
     if (!early) {
-      if (box_admits(p, d, begin, w) && least_buffer_words(p, d, w) <= p.capacity_words)
-        open.push_back(d);
+      Worker::Verdict &v = w.verdicts[static_cast<size_t>(p.bound_class[static_cast<size_t>(d)])];
+      if (v.covered == w.boxes || !box_admits(p, d, begin, w) ||
+          box_buffer_words(p, d, false, w) > p.capacity_words)
+        continue;
+      open.push_back(d);
+      if (box_buffer_words(p, d, true, w) <= p.capacity_words)
+        v.covered = w.boxes;
       continue;
     }
     double buffer = 0;
