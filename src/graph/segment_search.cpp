@@ -7,6 +7,7 @@
 
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
+#include <tbb/task_group.h>
 
 #include "dse/graph/lowering.hpp"
 #include "dse/model/mapping_evaluation.hpp"
@@ -194,15 +195,32 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
   std::vector<Searched> done(todo.size());
   // On the searches' threads (--threads). With many more searches than threads, one thread per
   // search: a search on one thread bounds its boxes with its whole front, where threads sharing
-  // a search each bound with their own; with few, each search shares the threads.
+  // a search each bound with their own; with few, each search shares the threads. The fused
+  // segments' candidate spaces, large and often shared by segments of different sizes, are built
+  // on every thread while the other segments are searched; the fused segments are searched then.
   tbb::task_arena arena(options_.threads > 0 ? options_.threads : tbb::task_arena::automatic);
   SearchOptions per_search = options_;
   if (todo.size() >= kSearchesPerThread * static_cast<size_t>(arena.max_concurrency()))
     per_search.threads = 1;
-  arena.execute([&] {
-    tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
-      done[i] = run(search_of(todo[i].second->first, todo[i].second->second, per_search));
+  std::vector<size_t> whole, fused;
+  std::vector<std::pair<const Workload *, bool>> fused_explores;
+  for (size_t i = 0; i < todo.size(); ++i) {
+    (todo[i].second->second ? fused : whole).push_back(i);
+    if (todo[i].second->second)
+      fused_explores.emplace_back(&todo[i].second->first, true);
+  }
+  const auto search = [&](const std::vector<size_t> &indices) {
+    tbb::parallel_for(size_t{0}, indices.size(), [&](size_t k) {
+      const auto &[workload, is_fused] = *todo[indices[k]].second;
+      done[indices[k]] = run(search_of(workload, is_fused, per_search));
     });
+  };
+  arena.execute([&] {
+    tbb::task_group spaces;
+    spaces.run([&] { prepare_explores(fused_explores, hw_, options_); });
+    search(whole);
+    spaces.wait();
+    search(fused);
   });
   for (size_t i = 0; i < todo.size(); ++i)
     prefetched_[todo[i].first] = std::move(done[i]);

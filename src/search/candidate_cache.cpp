@@ -79,8 +79,9 @@ void CandidateCache::prepare(const std::vector<const Problem *> &problems, bool 
     distinct.push_back(p);
   }
   tbb::parallel_for(size_t{0}, keys.size(), [&](size_t i) {
-    once(spaces_, keys[i],
-         [&] { return obtain(*distinct[i], keys[i], double_buffering, pruning, allow_recompute); });
+    matrices(*distinct[i], once(spaces_, keys[i], [&] {
+      return obtain(*distinct[i], keys[i], double_buffering, pruning, allow_recompute);
+    }));
   });
 }
 

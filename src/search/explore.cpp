@@ -9,6 +9,7 @@
 
 #include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
+#include "problem_matrices.hpp"
 
 namespace dse {
 
@@ -76,12 +77,24 @@ public:
 
   /// The front of the chain's links all run fused, or std::nullopt when they cannot be.
   std::optional<std::vector<FrontPoint>> fused_front(const Chain &chain) {
-    if (chain.links.size() < 2 || chain.links.size() > longest_segment())
-      return std::nullopt;
-    std::optional<Problem> fused = segment_problem(chain, 0, chain.links.size());
+    std::optional<Problem> fused = fused_problem(chain);
     if (!fused)
       return std::nullopt;
     return search(std::move(*fused));
+  }
+
+  /// Appends the problems that chain_front (or, with fused_only, fused_front) searches for
+  /// `chain`, in the order it searches them.
+  void add_problems(const Chain &chain, bool fused_only, std::deque<Problem> &out) {
+    if (fused_only) {
+      if (std::optional<Problem> p = fused_problem(chain))
+        out.push_back(std::move(*p));
+      return;
+    }
+    for (size_t i = chain.links.size(); i-- > 0;)
+      for (size_t j = i + 1; j <= std::min(chain.links.size(), i + longest_segment()); ++j)
+        if (std::optional<Problem> p = segment_problem(chain, i, j))
+          out.push_back(std::move(*p));
   }
 
   void report_infeasible_if_empty(const std::vector<FrontPoint> &front) const {
@@ -105,22 +118,22 @@ public:
   ExploreResult &result() { return result_; }
 
 private:
-  /// Builds the chain's distinct candidate spaces in parallel before its problems are searched,
-  /// in the order chain_front searches them.
+  /// Builds the chain's distinct candidate spaces in parallel before its problems are searched.
   void prepare_chain(const Chain &chain) {
     std::deque<Problem> problems;
-    for (size_t i = chain.links.size(); i-- > 0;)
-      for (size_t j = i + 1; j <= std::min(chain.links.size(), i + longest_segment()); ++j)
-        if (std::optional<Problem> p = segment_problem(chain, i, j))
-          problems.push_back(std::move(*p));
-    std::vector<const Problem *> order;
-    for (const Problem &p : problems)
-      order.push_back(&p);
-    prepare_candidate_spaces(order, hw_, options_);
+    add_problems(chain, false, problems);
+    search_arena(options_).execute([&] { prepare_candidate_spaces(problems, hw_, options_); });
   }
 
   size_t longest_segment() const {
     return options_.fusion ? std::max<size_t>(1, options_.max_fused) : 1;
+  }
+
+  /// The chain's links all run fused as one problem, or std::nullopt when they cannot be.
+  std::optional<Problem> fused_problem(const Chain &chain) {
+    if (chain.links.size() < 2 || chain.links.size() > longest_segment())
+      return std::nullopt;
+    return segment_problem(chain, 0, chain.links.size());
   }
 
   /// Links i to j - 1 as one problem: a link alone, or a run of them fused when fusion is on and
@@ -242,6 +255,26 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
                           SequencePolicy(composable_objectives(options.objectives)));
   }
   return finished(explorer, front, workload, hw, options, start);
+}
+
+void prepare_explores(const std::vector<std::pair<const Workload *, bool>> &explores,
+                      const Hardware &hw, const SearchOptions &options) {
+  if (!options.cache)
+    return;
+  std::deque<Problem> problems;
+  for (const auto &[workload, fused_only] : explores) {
+    try {
+      Explorer explorer(*workload, hw, options, {}, {});
+      const std::vector<Chain> chains = detect_chains(*workload);
+      if (fused_only && chains.size() != 1)
+        continue;
+      for (const Chain &chain : chains)
+        explorer.add_problems(chain, fused_only, problems);
+    } catch (const UserError &) {
+      // The workload's search throws it again, where its caller expects it.
+    }
+  }
+  prepare_candidate_spaces(problems, hw, options);
 }
 
 std::optional<ExploreResult> explore_fused_chain(const Workload &workload, const Hardware &hw,

@@ -167,8 +167,8 @@ void fold_dataflow(const Prepared &p, std::uint64_t begin, Eigen::Index d, Eigen
   const double *writes = &w.m_dataflow(dataflow_row(p, 1, d), 0);
   const int g = p.group_of[static_cast<size_t>(d)];
   const bool early = buffer_first(p);
-  const auto judged = [&, at = p.bound_class[static_cast<size_t>(d)] * kChunk - first](
-                          Eigen::Index c) -> std::uint64_t & {
+  const auto judged = [&, at = p.bound_class[static_cast<size_t>(d)] * kChunk -
+                               first](Eigen::Index c) -> std::uint64_t & {
     return w.judged[static_cast<size_t>(at + c)];
   };
   // Whether buffer words fit; the least need seen is kept for the error when nothing does.
@@ -280,10 +280,17 @@ void Basis::finish(const TilingSpace &tilings) {
     factors.push_back(std::move(fs));
   }
 }
-void Basis::add_triplets(std::vector<Eigen::Triplet<double, Eigen::Index>> &out, Eigen::Index row,
-                         const Posynomial &p) const {
+void Basis::add(const Posynomial &p, Eigen::Index row, std::vector<Entry> &entries) {
   for (const auto &[m, c] : p.terms())
-    out.emplace_back(row, column.at(m), c);
+    entries.push_back({row, column.emplace(m, 0).first, c});
+}
+std::vector<Eigen::Triplet<double, Eigen::Index>>
+Basis::triplets(const std::vector<Entry> &entries) {
+  std::vector<Eigen::Triplet<double, Eigen::Index>> out;
+  out.reserve(entries.size());
+  for (const Entry &e : entries)
+    out.emplace_back(e.row, e.column->second, e.coef);
+  return out;
 }
 
 SignedRows split_by_sign(const SparseRows &q) {
@@ -297,23 +304,24 @@ SignedRows split_by_sign(const SparseRows &q) {
 SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space) {
   SymbolicMatrices out;
   const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
-  for (const DataflowMetrics &m : space.metrics)
-    for (const Posynomial &row : m.as_vector())
-      out.basis.add(row);
-  for (const ComputeMetrics &cm : compute)
-    for (const Posynomial &row : compute_rows(cm))
-      out.basis.add(row);
+  const auto dataflows = static_cast<Eigen::Index>(space.dataflows.size());
+  const auto rows_per_dataflow = static_cast<Eigen::Index>(2 + problem.ops.size());
+  std::vector<Basis::Entry> dataflow_entries, compute_entries;
+  for (Eigen::Index d = 0; d < dataflows; ++d)
+    for (Eigen::Index k = 0; k < rows_per_dataflow; ++k)
+      out.basis.add(space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)),
+                    k * dataflows + d, dataflow_entries);
+  const auto gs = static_cast<Eigen::Index>(compute.size());
+  for (Eigen::Index i = 0; i < gs; ++i) {
+    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
+    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
+      out.basis.add(rows[static_cast<size_t>(k)], k * gs + i, compute_entries);
+  }
   out.basis.number();
 
   const auto columns = static_cast<Eigen::Index>(out.basis.column.size());
-  const auto dataflows = static_cast<Eigen::Index>(space.dataflows.size());
-  const auto rows_per_dataflow = static_cast<Eigen::Index>(2 + problem.ops.size());
-  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
-  for (Eigen::Index d = 0; d < dataflows; ++d) {
-    const std::vector<Posynomial> rows = space.metrics[static_cast<size_t>(d)].as_vector();
-    for (Eigen::Index k = 0; k < static_cast<Eigen::Index>(rows.size()); ++k)
-      out.basis.add_triplets(entries, k * dataflows + d, rows[static_cast<size_t>(k)]);
-  }
+  const std::vector<Eigen::Triplet<double, Eigen::Index>> entries =
+      Basis::triplets(dataflow_entries);
   SparseRows every_row(rows_per_dataflow * dataflows, columns);
   every_row.setFromTriplets(entries.begin(), entries.end());
   std::tie(out.q_dataflow, out.row_of) = distinct_rows(every_row);
@@ -330,15 +338,10 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
                            static_cast<Eigen::Index>(classes.size()))
               .first->second);
   out.bound_classes = static_cast<Eigen::Index>(classes.size());
-  entries.clear();
-  const auto gs = static_cast<Eigen::Index>(compute.size());
-  for (Eigen::Index i = 0; i < gs; ++i) {
-    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
-    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
-      out.basis.add_triplets(entries, k * gs + i, rows[static_cast<size_t>(k)]);
-  }
+  const std::vector<Eigen::Triplet<double, Eigen::Index>> compute_triplets =
+      Basis::triplets(compute_entries);
   out.q_compute.resize(kComputeMetrics * gs, columns);
-  out.q_compute.setFromTriplets(entries.begin(), entries.end());
+  out.q_compute.setFromTriplets(compute_triplets.begin(), compute_triplets.end());
   return out;
 }
 

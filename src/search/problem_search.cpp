@@ -130,20 +130,16 @@ bool within_search_limits(const Problem &problem, const Hardware &hw,
                              options.recompute, options.limits);
 }
 
-void prepare_candidate_spaces(const std::vector<const Problem *> &problems, const Hardware &hw,
+void prepare_candidate_spaces(const std::deque<Problem> &problems, const Hardware &hw,
                               const SearchOptions &options) {
   if (!options.cache)
     return;
   std::vector<const Problem *> within;
-  for (const Problem *p : problems) {
-    if (!within_search_limits(*p, hw, options))
-      break;
-    within.push_back(p);
-  }
-  search_arena(options).execute([&] {
-    options.cache->prepare(within, hw.global_buffer().double_buffering, options.pruning,
-                           options.recompute);
-  });
+  for (const Problem &p : problems)
+    if (within_search_limits(p, hw, options))
+      within.push_back(&p);
+  options.cache->prepare(within, hw.global_buffer().double_buffering, options.pruning,
+                         options.recompute);
 }
 
 ProblemFront brute_force_problem(const Problem &problem, const Hardware &hw,

@@ -33,6 +33,10 @@ struct DataflowMetrics {
   Posynomial dram_writes;
   std::vector<Posynomial> buffer_words; // per op: GB words live while it runs
   std::vector<Posynomial> as_vector() const;
+  /// Entry k of as_vector, not copied.
+  const Posynomial &row(size_t k) const {
+    return k == 0 ? dram_reads : k == 1 ? dram_writes : buffer_words[k - 2];
+  }
   bool operator==(const DataflowMetrics &) const = default;
 };
 

@@ -52,8 +52,8 @@ public:
   std::shared_ptr<const CandidateSpace> get(const Problem &problem, bool double_buffering,
                                             Pruning pruning, bool allow_recompute = true);
 
-  /// Makes the spaces of `problems` ready for get: the distinct ones not held yet are read or
-  /// built in parallel (in the caller's task arena).
+  /// Makes the spaces of `problems` and their Q matrices ready for get and matrices: the
+  /// distinct ones not held yet are read or built in parallel (in the caller's task arena).
   void prepare(const std::vector<const Problem *> &problems, bool double_buffering, Pruning pruning,
                bool allow_recompute = true);
 

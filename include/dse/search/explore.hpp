@@ -74,4 +74,10 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
 std::optional<ExploreResult> explore_fused_chain(const Workload &workload, const Hardware &hw,
                                                  const SearchOptions &options);
 
+/// Readies in options.cache, all in parallel in the caller's task arena, the candidate spaces and
+/// their Q matrices that explore (or, where the flag is set, explore_fused_chain) of each workload
+/// will ask for. Without a cache, does nothing. What a search would throw is left to the search.
+void prepare_explores(const std::vector<std::pair<const Workload *, bool>> &explores,
+                      const Hardware &hw, const SearchOptions &options);
+
 } // namespace dse

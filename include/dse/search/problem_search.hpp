@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -89,13 +90,13 @@ Candidate candidate_of(const CandidateSpace &space, std::uint64_t id);
 ProblemFront search_problem(const Problem &problem, const Hardware &hw,
                             const SearchOptions &options);
 
-/// Readies in options.cache, in parallel on options.threads, the candidate spaces that searching
-/// `problems` in this order will ask for, up to the first problem beyond the space limits (its
-/// search reports it). Without a cache, does nothing.
 /// Whether the problem's spaces are within the options' limits (what search_problem checks).
 bool within_search_limits(const Problem &problem, const Hardware &hw, const SearchOptions &options);
 
-void prepare_candidate_spaces(const std::vector<const Problem *> &problems, const Hardware &hw,
+/// Readies in options.cache, in parallel in the caller's task arena, the candidate spaces and Q
+/// matrices that searching `problems` will ask for, those of problems beyond the space limits
+/// left out (their searches report them). Without a cache, does nothing.
+void prepare_candidate_spaces(const std::deque<Problem> &problems, const Hardware &hw,
                               const SearchOptions &options);
 
 /// Every (candidate, tiling) pair evaluated one by one from the posynomials, without matrices:
