@@ -15,6 +15,7 @@ namespace dse {
 namespace {
 
 constexpr size_t kSamples = 6;
+constexpr double kTolerance = 1e-9; // relative, of the numeric comparison of signatures
 
 /// Largest dimension index used by any monomial, to size the random atom tables.
 int max_dim(const std::vector<MetricRow> &rows) {
@@ -46,6 +47,7 @@ std::vector<double> sample_points(int dims) {
 struct Signature {
   std::vector<double> values; // metric-major, sample-minor
   double total = 0;
+  double slack = 0; // numerically_le(v, this) needs v.total <= total + slack
 };
 
 /// The row's metrics at every sample point, each term's monomial evaluated at all of them in one
@@ -70,6 +72,7 @@ Signature signature(const MetricRow &row, const std::vector<double> &points) {
     for (double value : sums) {
       s.values.push_back(value);
       s.total += value;
+      s.slack += kTolerance * (1.0 + std::abs(value));
     }
   }
   return s;
@@ -77,7 +80,7 @@ Signature signature(const MetricRow &row, const std::vector<double> &points) {
 
 bool numerically_le(const Signature &u, const Signature &v) {
   for (size_t i = 0; i < u.values.size(); ++i)
-    if (u.values[i] > v.values[i] + 1e-9 * (1.0 + std::abs(v.values[i])))
+    if (u.values[i] > v.values[i] + kTolerance * (1.0 + std::abs(v.values[i])))
       return false;
   return true;
 }
@@ -118,11 +121,20 @@ std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
     return u < v || !numerically_le(sigs[v], sigs[u]) || !dominates(rows[v], rows[u]);
   };
 
+  // Survivors stay in increasing total. A row beats only rows whose total plus slack reaches
+  // its own: among the survivors, a suffix no longer than the largest slack.
+  double largest_slack = 0;
+  for (const Signature &s : sigs)
+    largest_slack = std::max(largest_slack, s.slack);
   std::vector<size_t> survivors;
   for (size_t v : order) {
     if (std::any_of(survivors.begin(), survivors.end(), [&](size_t u) { return beats(u, v); }))
       continue;
-    std::erase_if(survivors, [&](size_t u) { return beats(v, u); });
+    auto first = survivors.end();
+    while (first != survivors.begin() && sigs[*(first - 1)].total + largest_slack >= sigs[v].total)
+      --first;
+    survivors.erase(std::remove_if(first, survivors.end(), [&](size_t u) { return beats(v, u); }),
+                    survivors.end());
     survivors.push_back(v);
   }
   std::sort(survivors.begin(), survivors.end());
