@@ -209,6 +209,7 @@ void add_network(CLI::App &app, dse::NetworkArgs &a) {
   cmd->add_flag("--report", a.report, "print the memory hotspots and split decisions");
   cmd->add_option("--objective", a.objective, "latency or energy")->capture_default_str();
   add_search_flags(cmd, a.search, {.objectives = false, .space = true, .max_fused = true});
+  cmd->get_option("--tiles")->each([&a](const std::string &) { a.tiles_given = true; });
   cmd->add_flag("--no-search", a.no_search, "skip the per-segment searches (memory planning only)");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");

@@ -1,5 +1,6 @@
 // `dse network`: load a network and an accelerator, run the graph-level pipeline, print the
-// summary (and with --report the hotspots), and write the report directory.
+// summary (and with --report the hotspots), and write the report directory. On a general
+// hierarchy the plan is its segments' searches and their schedule through DRAM.
 #include "dse/cli/commands.hpp"
 #include "dse/cli/network_report.hpp"
 #include "dse/cli/output_file.hpp"
@@ -19,10 +20,36 @@ PlanObjective parse_plan_objective(const std::string &name) {
   throw UserError("unknown objective '" + name + "'; expected latency or energy");
 }
 
+/// Refuses the options that plan the global buffer of today's model, or fuse, on a general
+/// hierarchy, whose network plan searches each compute node alone (docs/HIERARCHY.md §8.5).
+void require_hierarchy_options(const NetworkArgs &args, const Hardware &hw) {
+  const auto refuse = [&](const std::string &option, const std::string &why) {
+    throw UserError(SourceLocation{hw.source_file, 0, 0},
+                    option + ": '" + hw.name + "' is a general hierarchy (counting: timeloop), " +
+                        why);
+  };
+  if (args.report || args.no_search)
+    refuse(args.report ? "--report" : "--no-search",
+           "whose network plan has no memory planning of whole tensors (its levels hold tiles)");
+  if (args.search.every_column)
+    refuse("--every-column", "searched level by level, not by boxes of tilings");
+  if (args.search.max_fused > 1)
+    refuse("--max-fused " + std::to_string(args.search.max_fused),
+           "whose network plan searches each compute node alone");
+  if (args.tiles_given && args.search.tiles != "divisors")
+    refuse("--tiles " + args.search.tiles, "searched with divisor factors at every level");
+}
+
 void write_report_directory(const std::string &dir, const NetworkPlan &plan, const Graph &graph,
                             const Hardware &hw, const std::string &summary, bool searched) {
   OutputDirectory report(dir);
   report.write("summary.txt", summary);
+  if (!hw.is_legacy()) {
+    report.write("segments.csv", segments_csv(plan, graph, hw));
+    report.write("network_front.csv", network_front_csv(plan));
+    report.commit();
+    return;
+  }
   report.write("hotspots.txt", hotspot_report(plan, graph));
   report.write("memory.csv", memory_csv(plan, graph));
   report.write("splits.csv", splits_csv(plan, graph));
@@ -44,7 +71,8 @@ int run_network(const NetworkArgs &args) {
     options.search.max_fused = kNetworkMaxFused;
   options.search_segments = !args.no_search;
   const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
-  require_legacy_hardware(hw, "network");
+  if (!hw.is_legacy())
+    require_hierarchy_options(args, hw);
   const Graph graph = load_network(args.model_path, args.max_input_mib);
   NetworkPlan plan;
   {

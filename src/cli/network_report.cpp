@@ -83,6 +83,31 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
         << num(u.cycles) << " cycles\n";
 }
 
+/// The schedule of a general hierarchy: each compute node searched alone with its attached
+/// operators, every tensor between segments through the backing store.
+void hierarchy_schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Hardware &hw,
+                              const NetworkOptions &o) {
+  const NetworkSchedule &s = p.schedule;
+  int searched = 0;
+  for (const Segment &segment : s.segments)
+    searched += segment.kind == SegmentKind::Single ? 1 : 0;
+  const ScheduleTotals &t = s.total;
+  out << "schedule on the hierarchy (best " << objective_word(o.objective)
+      << ", divisor factors at every level): " << s.segments.size() << " segments (" << searched
+      << " compute nodes searched with their attached operators, "
+      << s.segments.size() - static_cast<size_t>(searched) << " vector and movement nodes), "
+      << p.fusion.searches << " searches, " << p.fusion.cache_hits
+      << " reused; every tensor between segments through "
+      << escape_control(hw.hierarchy.levels[0].name) << "\n"
+      << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
+      << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";
+  if (!s.front.empty())
+    out << "  network front (every segment's front points): " << s.front.size()
+        << " points, latency " << num(s.front.front().latency_s) << " .. "
+        << num(s.front.back().latency_s) << " s, energy " << num(s.front.back().energy_pj) << " .. "
+        << num(s.front.front().energy_pj) << " pJ\n";
+}
+
 /// The whole-node analysis: every node run whole with its live tensors in the global buffer,
 /// hotspots split (VMOC).
 void memory_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
@@ -115,16 +140,21 @@ std::string network_summary(const NetworkPlan &plan, const Graph &graph, const H
   out << "network " << escape_control(graph.name) << " (" << escape_control(graph.source_file)
       << ") on " << escape_control(hw.name) << ": " << graph.nodes.size() << " nodes ("
       << graph.folded_nodes << " folded on import), words of " << hw.word_bytes << " bytes\n";
-  if (options.search_segments)
-    schedule_lines(out, plan, options);
-  memory_lines(out, plan, options);
-  const LayoutPlan &l = plan.layout;
-  out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
-      << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
-      << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
-      << " on one core: speed-up " << ratio(l.speedup()) << "x, "
-      << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes
-      << " nodes branched\n";
+  if (!hw.is_legacy()) {
+    hierarchy_schedule_lines(out, plan, hw, options);
+  } else {
+    if (options.search_segments)
+      schedule_lines(out, plan, options);
+    memory_lines(out, plan, options);
+    const LayoutPlan &l = plan.layout;
+    out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
+        << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s)
+        << " s for "
+        << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
+        << " on one core: speed-up " << ratio(l.speedup()) << "x, "
+        << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes
+        << " nodes branched\n";
+  }
   const MovementPlan &m = plan.movement;
   out << "data-movement elimination: " << m.movement_nodes << " movement nodes, "
       << m.load_store_pairs_removed << " of " << m.load_store_pairs << " load-store pairs removed ("

@@ -10,6 +10,7 @@
 #include "dse/graph/node_work.hpp"
 #include "dse/model/cost.hpp"
 #include "dse/model/dma_balance.hpp"
+#include "dse/model/hier_vector_pass.hpp"
 
 namespace dse {
 
@@ -106,7 +107,9 @@ private:
         if (t.is_output || t.consumers.size() != 1)
           break;
         const int next = t.consumers[0];
-        const bool residual = adds_only_weights(u) && residual_operand(g_, next, cur) >= 0;
+        // Today's model counts a residual add as its einsum's; general hierarchies run it alone.
+        const bool residual =
+            hw_.is_legacy() && adds_only_weights(u) && residual_operand(g_, next, cur) >= 0;
         if (!residual && (!is_attachable(g_, next) || g_.data_input(next) != cur))
           break;
         u.attached.push_back(next);
@@ -297,6 +300,18 @@ private:
   FusionPlan plan_;
 };
 
+/// The cost of a node run alone on a general hierarchy: its vector operations on the compute
+/// units, its operands read from and written to the backing store.
+SegmentCost hier_pass_cost(const Hardware &hw, const MetricTotals &totals, LatencyModel model) {
+  const HierVectorPass pass =
+      evaluate_hier_pass(hw, totals.vector_ops, totals.dram_reads, totals.dram_writes, model);
+  SegmentCost c;
+  c.latency_s = pass.latency_cycles / (hw.clock_ghz * 1e9);
+  c.energy_pj = pass.energy_pj;
+  c.dram_words = pass.dram_reads + pass.dram_updates;
+  return c;
+}
+
 } // namespace
 
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options) {
@@ -315,6 +330,8 @@ Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, Lat
     SegmentPart part;
     part.totals.dram_reads = node_weight_words(graph, node);
     part.totals.vector_ops = node_vector_ops(graph, node);
+    // Today's model reads and writes the operands through the global buffer; a general
+    // hierarchy's pass (hier_vector_pass.hpp) through the backing store.
     const auto add = [&](int t, bool write) {
       const GraphTensor &tensor = graph.tensor(t);
       if (tensor.kind == TensorKind::Weight)
@@ -330,7 +347,8 @@ Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, Lat
       add(t, false);
     for (int t : n.outputs)
       add(t, true);
-    s.cost = sequence_cost({std::move(part)}, hw, model); // the search's latency model applies
+    s.cost = hw.is_legacy() ? sequence_cost({std::move(part)}, hw, model) // the search's model
+                            : hier_pass_cost(hw, part.totals, model);
   }
   s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
   return s;

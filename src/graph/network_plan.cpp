@@ -10,11 +10,31 @@ double NetworkPlan::compression() const {
   return before > 0 ? 1 - memory_after.peak_words / before : 0;
 }
 
+namespace {
+
+/// The rest of the pipeline on a general hierarchy: the segments searched by explore_hier, each
+/// compute node alone with its attached operators, and their schedule through DRAM. The passes
+/// that plan the global buffer as a store of whole tensors (splitting, residency, layout) belong
+/// to today's model.
+NetworkPlan plan_on_hierarchy(const Graph &graph, const Hardware &hw, const NetworkOptions &options,
+                              NetworkPlan plan, std::chrono::steady_clock::time_point start) {
+  FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
+  fusion.search.fusion = false;
+  plan.fusion = plan_fusion(graph, hw, fusion);
+  plan.schedule = through_dram_schedule(graph, plan.fusion);
+  plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return plan;
+}
+
+} // namespace
+
 NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOptions &options) {
   const auto start = std::chrono::steady_clock::now();
   NetworkPlan plan;
   plan.movement = eliminate_movement(graph);
   plan.banks = map_banks(graph);
+  if (!hw.is_legacy())
+    return plan_on_hierarchy(graph, hw, options, std::move(plan), start);
   SplitOptions split = options.split;
   split.objective = options.objective;
   plan.split = plan_splits(graph, hw, split);

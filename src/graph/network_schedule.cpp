@@ -396,6 +396,22 @@ private:
 
 } // namespace
 
+NetworkSchedule through_dram_schedule(const Graph &graph, const FusionPlan &plan) {
+  NetworkSchedule out;
+  out.segments = plan.segments;
+  out.order = execution_order(out.segments);
+  out.resident.assign(graph.tensors.size(), false);
+  for (const Segment &s : out.segments) {
+    out.costs.push_back(s.cost);
+    out.total.latency_s += s.cost.latency_s;
+    out.total.energy_pj += s.cost.energy_pj;
+    out.total.dram_words += s.cost.dram_words;
+    out.total.macs += s.cost.macs;
+  }
+  out.front = plan.total.front;
+  return out;
+}
+
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective) {
   NetworkSchedule best = ScheduleSearch(graph, hw, plan, model, objective).run();

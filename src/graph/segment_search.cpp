@@ -11,6 +11,7 @@
 
 #include "dse/graph/lowering.hpp"
 #include "dse/model/mapping_evaluation.hpp"
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -109,6 +110,42 @@ std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
   return {o.energy_pj, o.latency_s};
 }
 
+SegmentOutcome SegmentSearcher::outcome_of(const ExploreResult &r) const {
+  const FrontPoint *pick = nullptr;
+  for (const FrontPoint &p : r.front)
+    if (!pick || rank(p.objectives) < rank(pick->objectives))
+      pick = &p;
+  SegmentOutcome out;
+  if (pick)
+    out.cost = cost_of(r, *pick);
+  return out;
+}
+
+SegmentOutcome SegmentSearcher::outcome_of(const HierExploreResult &r) const {
+  const HierPlan *pick = nullptr;
+  for (const HierPlan &p : r.front)
+    if (!pick || rank(p.objectives) < rank(pick->objectives))
+      pick = &p;
+  SegmentOutcome out;
+  if (!pick)
+    return out;
+  SegmentCost &c = out.cost.emplace();
+  c.latency_s = pick->objectives.latency_s;
+  c.energy_pj = pick->objectives.energy_pj;
+  c.dram_words = pick->objectives.dram_words;
+  c.buffer_words = pick->objectives.buffer_words;
+  for (const HierPlanPart &part : pick->parts) {
+    const HierSegmentFront &s = r.segments[part.segment];
+    DSE_CHECK(!s.pair, "a network segment on a general hierarchy runs no fused pair");
+    if (!s.pass)
+      c.macs += s.search.front[part.point].cost.macs;
+  }
+  for (const HierPlan &p : r.front)
+    c.front.push_back({p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words, 0});
+  c.front = pareto_filter(c.front, PlanFrontPolicy{});
+  return out;
+}
+
 SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &pick) const {
   // The parts' DMA loads as sequence_cost sums them; the objectives exactly as searched.
   SegmentCost c =
@@ -128,20 +165,11 @@ SegmentCost SegmentSearcher::cost_of(const ExploreResult &r, const FrontPoint &p
   return c;
 }
 
-SegmentSearcher::Searched
-SegmentSearcher::run(const std::function<std::optional<ExploreResult>()> &search) const {
+SegmentSearcher::Searched SegmentSearcher::run(const Search &search) const {
   Searched out;
   try {
-    if (const std::optional<ExploreResult> r = search()) {
-      out.searched = true;
-      const FrontPoint *pick = nullptr;
-      for (const FrontPoint &p : r->front)
-        if (!pick || rank(p.objectives) < rank(pick->objectives))
-          pick = &p;
-      out.outcome = SegmentOutcome{};
-      if (pick)
-        out.outcome->cost = cost_of(*r, *pick);
-    }
+    out.outcome = search();
+    out.searched = out.outcome.has_value();
   } catch (const NoMappingFits &e) {
     out.searched = true;
     out.outcome = SegmentOutcome{std::nullopt, e};
@@ -151,9 +179,8 @@ SegmentSearcher::run(const std::function<std::optional<ExploreResult>()> &search
   return out;
 }
 
-std::optional<SegmentOutcome>
-SegmentSearcher::memoized(const std::string &key,
-                          const std::function<std::optional<ExploreResult>()> &search) {
+std::optional<SegmentOutcome> SegmentSearcher::memoized(const std::string &key,
+                                                       const Search &search) {
   if (const auto it = results_.find(key); it != results_.end()) {
     ++hits_;
     return it->second;
@@ -176,12 +203,28 @@ std::string SegmentSearcher::key_of(const Workload &workload, bool fused) {
   return (fused ? "fused " : "whole ") + workload_key(workload);
 }
 
-std::function<std::optional<ExploreResult>()>
-SegmentSearcher::search_of(const Workload &workload, bool fused,
-                           const SearchOptions &options) const {
+SegmentSearcher::Search SegmentSearcher::search_of(const Workload &workload, bool fused,
+                                                   const SearchOptions &options) const {
+  if (!hw_.is_legacy()) {
+    if (fused)
+      return [] { return std::optional<SegmentOutcome>(); };
+    return [this, &workload, &options] {
+      HierSearchOptions hier;
+      hier.objectives = options.objectives;
+      hier.latency_model = options.latency_model;
+      hier.first_read_elision = hw_.hierarchy.first_read_elision;
+      hier.threads = options.threads;
+      return std::optional(outcome_of(explore_hier(hw_, workload, hier)));
+    };
+  }
   if (fused)
-    return [this, &workload, &options] { return explore_fused_chain(workload, hw_, options); };
-  return [this, &workload, &options] { return std::optional(explore(workload, hw_, options)); };
+    return [this, &workload, &options] {
+      const std::optional<ExploreResult> r = explore_fused_chain(workload, hw_, options);
+      return r ? std::optional(outcome_of(*r)) : std::nullopt;
+    };
+  return [this, &workload, &options] {
+    return std::optional(outcome_of(explore(workload, hw_, options)));
+  };
 }
 
 void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &segments) {
@@ -206,7 +249,7 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
   std::vector<std::pair<const Workload *, bool>> fused_explores;
   for (size_t i = 0; i < todo.size(); ++i) {
     (todo[i].second->second ? fused : whole).push_back(i);
-    if (todo[i].second->second)
+    if (todo[i].second->second && hw_.is_legacy())
       fused_explores.emplace_back(&todo[i].second->first, true);
   }
   const auto search = [&](const std::vector<size_t> &indices) {
@@ -217,7 +260,8 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
   };
   arena.execute([&] {
     tbb::task_group spaces;
-    spaces.run([&] { prepare_explores(fused_explores, hw_, options_); });
+    if (!fused_explores.empty())
+      spaces.run([&] { prepare_explores(fused_explores, hw_, options_); });
     search(whole);
     spaces.wait();
     search(fused);

@@ -10,13 +10,20 @@ namespace dse {
 
 HierVectorPass evaluate_hier_vector_pass(const Hardware &hw, const Operator &op, double elements,
                                          LatencyModel latency_model) {
-  HierVectorPass p;
+  const bool softmax = op.kind == OpKind::Softmax;
+  HierVectorPass p = evaluate_hier_pass(hw, op.ops_per_element * elements,
+                                        softmax ? elements : 0, softmax ? elements : 0,
+                                        latency_model);
   p.elements = elements;
-  p.vector_ops = op.ops_per_element * elements;
-  if (op.kind == OpKind::Softmax) {
-    p.dram_reads = elements;
-    p.dram_updates = elements;
-  }
+  return p;
+}
+
+HierVectorPass evaluate_hier_pass(const Hardware &hw, double vector_ops, double dram_reads,
+                                  double dram_updates, LatencyModel latency_model) {
+  HierVectorPass p;
+  p.vector_ops = vector_ops;
+  p.dram_reads = dram_reads;
+  p.dram_updates = dram_updates;
   const Hierarchy &h = hw.hierarchy;
   p.compute_cycles = p.vector_ops / static_cast<double>(h.compute_units());
   p.transfer_cycles = backing_store_cycles(hw, p.dram_reads, p.dram_updates);

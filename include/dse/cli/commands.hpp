@@ -110,7 +110,8 @@ struct NetworkArgs {
     flags.tiles = "pow2";
     return flags;
   }();
-  bool no_search = false; // skip the per-segment matrix-engine searches
+  bool tiles_given = false; // --tiles given (general hierarchies search divisors only)
+  bool no_search = false;   // skip the per-segment matrix-engine searches
   bool progress = false;
   std::uint64_t max_input_mib = kDefaultMaxInputMib;
 };

@@ -62,4 +62,9 @@ struct NetworkSchedule {
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective);
 
+/// The schedule of `plan`'s segments as they are, every tensor between segments through DRAM
+/// (the backing store), as each segment's search assumes: the schedule of a general hierarchy,
+/// whose levels hold tiles only (docs/HIERARCHY.md). Its front is the plan's.
+NetworkSchedule through_dram_schedule(const Graph &graph, const FusionPlan &plan);
+
 } // namespace dse

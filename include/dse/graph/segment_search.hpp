@@ -1,6 +1,8 @@
 // The matrix engine applied to graph segments: each lowered segment is explored once per
 // distinct workload (layers of equal shape share one search) and its best point taken; a pair
-// segment is searched fused only, its operators alone being segments of their own.
+// segment is searched fused only, its operators alone being segments of their own. On a general
+// hierarchy (docs/HIERARCHY.md) each segment is one compute node with its attached operators,
+// searched by explore_hier.
 #pragma once
 
 #include <exception>
@@ -13,6 +15,7 @@
 #include "dse/graph/cost_front.hpp"
 #include "dse/model/dma_balance.hpp"
 #include "dse/search/explore.hpp"
+#include "dse/search/hier_explore.hpp"
 
 namespace dse {
 
@@ -40,7 +43,8 @@ struct SegmentCost {
   bool fused = false;                 // the best point runs a producer->consumer pair fused
   std::string restreamed;             // the operand read from DRAM most often per word (loop order)
   std::vector<DmaUnitLoad> dma_units; // the DRAM words per DMA unit (empty without units)
-  std::vector<SegmentPart> parts;     // of the best point, in the order they run
+  std::vector<SegmentPart> parts;     // of the best point, in the order they run (today's
+                                      // model only: the schedule keeps tensors on chip with them)
   CostFront front; // every latency-energy trade-off of the segment, the best point among them
 };
 
@@ -64,7 +68,8 @@ public:
   /// The segment's best mapping, or why no mapping fits the global buffer.
   SegmentOutcome best(const Workload &workload);
   /// The same for a segment of two operators run fused only (their mappings alone are the
-  /// operators' own segments); std::nullopt when they cannot run fused.
+  /// operators' own segments); std::nullopt when they cannot run fused (always on a general
+  /// hierarchy).
   std::optional<SegmentOutcome> best_fused(const Workload &workload);
 
   /// Searches these segments (whole or fused) now, in parallel; best and best_fused then take
@@ -81,18 +86,23 @@ private:
     bool searched = false;
     std::exception_ptr error;
   };
+  /// A segment's search: its outcome, or none when it searches nothing (the segment cannot run
+  /// fused).
+  using Search = std::function<std::optional<SegmentOutcome>()>;
   static std::string key_of(const Workload &workload, bool fused);
-  std::function<std::optional<ExploreResult>()> search_of(const Workload &workload, bool fused,
-                                                          const SearchOptions &options) const;
-  Searched run(const std::function<std::optional<ExploreResult>()> &search) const;
+  Search search_of(const Workload &workload, bool fused, const SearchOptions &options) const;
+  Searched run(const Search &search) const;
   /// The objective first, the other one as the tie-break.
   std::pair<double, double> rank(const Objectives &o) const;
+  /// The best point of explore's front `r` for the objective, with the front.
+  SegmentOutcome outcome_of(const ExploreResult &r) const;
+  /// The same for explore_hier's front (a general hierarchy).
+  SegmentOutcome outcome_of(const HierExploreResult &r) const;
   /// The segment cost of point `pick` of the front `r`.
   SegmentCost cost_of(const ExploreResult &r, const FrontPoint &pick) const;
   /// The outcome stored under `key`, or else the outcome of `search` (none when it searched
   /// nothing), stored.
-  std::optional<SegmentOutcome>
-  memoized(const std::string &key, const std::function<std::optional<ExploreResult>()> &search);
+  std::optional<SegmentOutcome> memoized(const std::string &key, const Search &search);
 
   const Hardware &hw_;
   SearchOptions options_;

@@ -1,8 +1,9 @@
 // The vector work of a softmax or elementwise operator attached to an einsum, on a hierarchy of
-// any depth, run as its own pass after the einsum (fusion over general hierarchies is not built
-// yet): its operations on the compute units and, for a softmax, which needs whole rows, a pass
-// over the scores through the backing store (their words read and the probabilities' written
-// back, as the legacy model's softmax pass). An elementwise operator moves no extra words.
+// any depth, run as its own pass after the einsum: its operations on the compute units and, for a
+// softmax, which needs whole rows, a pass over the scores through the backing store (their words
+// read and the probabilities' written back, as the legacy model's softmax pass). An elementwise
+// operator moves no extra words. A network's vector and movement nodes run alone are passes too,
+// their operands read from and written to the backing store.
 #pragma once
 
 #include <vector>
@@ -32,5 +33,10 @@ std::vector<double> attached_input_words(const Workload &workload);
 /// `elements` words.
 HierVectorPass evaluate_hier_vector_pass(const Hardware &hw, const Operator &op, double elements,
                                          LatencyModel latency_model);
+
+/// A pass of `vector_ops` operations on the compute units that reads `dram_reads` words from the
+/// backing store (level 0) and writes `dram_updates` words there (`elements` left 0).
+HierVectorPass evaluate_hier_pass(const Hardware &hw, double vector_ops, double dram_reads,
+                                  double dram_updates, LatencyModel latency_model);
 
 } // namespace dse
