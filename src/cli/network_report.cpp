@@ -148,8 +148,7 @@ std::string network_summary(const NetworkPlan &plan, const Graph &graph, const H
     memory_lines(out, plan, options);
     const LayoutPlan &l = plan.layout;
     out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
-        << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s)
-        << " s for "
+        << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
         << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
         << " on one core: speed-up " << ratio(l.speedup()) << "x, "
         << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes

@@ -180,7 +180,7 @@ SegmentSearcher::Searched SegmentSearcher::run(const Search &search) const {
 }
 
 std::optional<SegmentOutcome> SegmentSearcher::memoized(const std::string &key,
-                                                       const Search &search) {
+                                                        const Search &search) {
   if (const auto it = results_.find(key); it != results_.end()) {
     ++hits_;
     return it->second;

@@ -11,9 +11,8 @@ namespace dse {
 HierVectorPass evaluate_hier_vector_pass(const Hardware &hw, const Operator &op, double elements,
                                          LatencyModel latency_model) {
   const bool softmax = op.kind == OpKind::Softmax;
-  HierVectorPass p = evaluate_hier_pass(hw, op.ops_per_element * elements,
-                                        softmax ? elements : 0, softmax ? elements : 0,
-                                        latency_model);
+  HierVectorPass p = evaluate_hier_pass(hw, op.ops_per_element * elements, softmax ? elements : 0,
+                                        softmax ? elements : 0, latency_model);
   p.elements = elements;
   return p;
 }

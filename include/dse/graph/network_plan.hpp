@@ -1,7 +1,8 @@
 // The graph-level pipeline of `dse network`, one pass per line: movement elimination, bank
 // mapping, memory hotspots, adaptive splitting, fusion segments searched by the matrix engine,
 // the one schedule they make with tensors kept on chip between segments, and layout/parallelism
-// planning.
+// planning. On a general hierarchy: movement elimination, bank mapping, each compute node
+// searched alone, and their schedule through DRAM (docs/HIERARCHY.md §8.5).
 #pragma once
 
 #include "dse/graph/adaptive_split.hpp"
@@ -26,12 +27,12 @@ struct NetworkOptions {
 struct NetworkPlan {
   MovementPlan movement;
   BankMapping banks;
-  SplitResult split;
+  SplitResult split;          // this and the next two: today's model only (empty otherwise)
   MemoryReport memory_before; // hotspots of the whole-node plan
   MemoryReport memory_after;  // with the split regions as super-nodes
   FusionPlan fusion;          // empty when search_segments is false
   NetworkSchedule schedule;   // of the fusion segments; empty when search_segments is false
-  LayoutPlan layout;
+  LayoutPlan layout;          // today's model only
   double seconds = 0;
 
   /// 1 - peak_after / peak_before of the global level (VMOC's memory compression).

@@ -1,0 +1,171 @@
+// A network plan on a general hierarchy (docs/HIERARCHY.md §8.5): every node in one segment, each
+// searched segment's cost the best point of its own explore_hier front, the MACs those of the
+// graph, no segment below the I/O bound of the tensors it reads and writes, the network front
+// equal to every combination of segment front points filtered, and the plan independent of the
+// thread count.
+#include <gtest/gtest.h>
+
+#include "common/repo_files.hpp"
+#include "dse/config/graph_loader.hpp"
+#include "dse/config/hardware_loader.hpp"
+#include "dse/graph/lowering.hpp"
+#include "dse/graph/network_plan.hpp"
+#include "dse/graph/node_work.hpp"
+
+namespace dse {
+namespace {
+
+using test_common::repo_file;
+
+NetworkPlan plan_on(const Graph &graph, const Hardware &hw, int threads,
+                    PlanObjective objective = PlanObjective::Latency) {
+  NetworkOptions options;
+  options.objective = objective;
+  options.search.threads = threads;
+  return plan_network(graph, hw, options);
+}
+
+class HierNetwork : public ::testing::Test {
+protected:
+  const Graph graph = load_network(repo_file("networks/tiny-cnn.yaml"));
+  const Hardware hw = load_hardware(repo_file("hw_configs/a16-timeloop.yaml"));
+  const NetworkPlan plan = plan_on(graph, hw, 2);
+};
+
+/// Whether a and b agree to a relative 1e-12 (sums taken in another order).
+::testing::AssertionResult close(double a, double b) {
+  if (std::abs(a - b) <= 1e-12 * std::max(std::abs(a), std::abs(b)))
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << a << " vs " << b;
+}
+
+TEST_F(HierNetwork, CoversEveryNodeOnceAndCountsTheGraphsMacs) {
+  std::vector<int> covered(graph.nodes.size(), 0);
+  double macs = 0;
+  for (const Segment &s : plan.schedule.segments) {
+    EXPECT_NE(s.kind, SegmentKind::Fused) << s.label;
+    for (int v : s.nodes)
+      ++covered[static_cast<size_t>(v)];
+    macs += s.cost.macs;
+  }
+  for (size_t v = 0; v < covered.size(); ++v)
+    EXPECT_EQ(covered[v], 1) << graph.nodes[v].name;
+  double graph_macs = 0;
+  for (size_t v = 0; v < graph.nodes.size(); ++v)
+    graph_macs += node_macs(graph, static_cast<int>(v));
+  EXPECT_EQ(macs, graph_macs);
+  EXPECT_EQ(plan.schedule.total.macs, graph_macs);
+  // The residual add runs alone: general hierarchies count no residual inside an einsum.
+  const auto residual = std::find_if(plan.schedule.segments.begin(), plan.schedule.segments.end(),
+                                     [](const Segment &s) { return s.label == "residual"; });
+  ASSERT_NE(residual, plan.schedule.segments.end());
+  EXPECT_EQ(residual->kind, SegmentKind::Vector);
+}
+
+TEST_F(HierNetwork, EachSegmentIsItsOwnSearchsBestPoint) {
+  int searched = 0;
+  for (const Segment &s : plan.schedule.segments) {
+    if (s.kind != SegmentKind::Single)
+      continue;
+    ++searched;
+    const std::optional<Workload> workload = lower_segment(
+        graph, {{{s.nodes.front(), std::vector<int>(s.nodes.begin() + 1, s.nodes.end())}}});
+    ASSERT_TRUE(workload) << s.label;
+    HierSearchOptions options;
+    options.threads = 1;
+    const HierExploreResult r = explore_hier(hw, *workload, options);
+    ASSERT_FALSE(r.front.empty()) << s.label;
+    const HierPlan *best = &r.front.front();
+    for (const HierPlan &p : r.front)
+      if (std::pair(p.objectives.latency_s, p.objectives.energy_pj) <
+          std::pair(best->objectives.latency_s, best->objectives.energy_pj))
+        best = &p;
+    EXPECT_EQ(s.cost.latency_s, best->objectives.latency_s) << s.label;
+    EXPECT_EQ(s.cost.energy_pj, best->objectives.energy_pj) << s.label;
+    EXPECT_EQ(s.cost.dram_words, best->objectives.dram_words) << s.label;
+    ASSERT_EQ(s.cost.front.size(), r.front.size()) << s.label;
+    for (size_t i = 0; i < r.front.size(); ++i) {
+      EXPECT_EQ(s.cost.front[i].latency_s, r.front[i].objectives.latency_s) << s.label;
+      EXPECT_EQ(s.cost.front[i].energy_pj, r.front[i].objectives.energy_pj) << s.label;
+    }
+  }
+  EXPECT_EQ(searched, 7);
+}
+
+TEST_F(HierNetwork, NoSegmentMovesFewerWordsThanItReadsAndWrites) {
+  for (const Segment &s : plan.schedule.segments) {
+    if (s.eliminated)
+      continue;
+    // The operands of a segment's einsum and its result cross the backing store at least once:
+    // the intermediates inside a segment need not. (Biases are not einsum operands: a Gemm's
+    // is an elementwise add of the result, a Conv's is not counted.)
+    double words = 0;
+    if (s.kind == SegmentKind::Single) {
+      const GraphNode &compute = graph.node(s.nodes.front());
+      for (size_t i = 0; i < 2; ++i)
+        words += static_cast<double>(element_count(graph.tensor(compute.inputs[i]).shape));
+      words += node_output_words(graph, s.nodes.back());
+    } else {
+      words =
+          node_weight_words(graph, s.nodes.front()) + node_activation_words(graph, s.nodes.front());
+    }
+    EXPECT_GE(s.cost.dram_words, words) << s.label;
+    EXPECT_GT(words, 0) << s.label;
+  }
+}
+
+TEST_F(HierNetwork, NetworkFrontIsEveryCombinationOfSegmentPointsFiltered) {
+  std::vector<CostPoint> sums{CostPoint{}};
+  for (const Segment &s : plan.schedule.segments) {
+    std::vector<CostPoint> next;
+    for (const CostPoint &a : sums)
+      for (const CostPoint &b : s.cost.front)
+        next.push_back(
+            {a.latency_s + b.latency_s, a.energy_pj + b.energy_pj, a.dram_words + b.dram_words, 0});
+    sums = std::move(next);
+    ASSERT_LT(sums.size(), 100000u);
+  }
+  std::vector<CostPoint> undominated;
+  for (const CostPoint &p : sums)
+    if (std::none_of(sums.begin(), sums.end(), [&](const CostPoint &o) {
+          return o.latency_s <= p.latency_s && o.energy_pj <= p.energy_pj &&
+                 (o.latency_s < p.latency_s || o.energy_pj < p.energy_pj);
+        }))
+      undominated.push_back(p);
+  std::sort(undominated.begin(), undominated.end(), [](const CostPoint &a, const CostPoint &b) {
+    return std::pair(a.latency_s, a.energy_pj) < std::pair(b.latency_s, b.energy_pj);
+  });
+  undominated.erase(std::unique(undominated.begin(), undominated.end(),
+                                [](const CostPoint &a, const CostPoint &b) {
+                                  return a.latency_s == b.latency_s && a.energy_pj == b.energy_pj;
+                                }),
+                    undominated.end());
+  const CostFront &front = plan.schedule.front;
+  ASSERT_EQ(front.size(), undominated.size());
+  ASSERT_GE(front.size(), 2u);
+  for (size_t i = 0; i < front.size(); ++i) {
+    EXPECT_TRUE(close(front[i].latency_s, undominated[i].latency_s)) << i;
+    EXPECT_TRUE(close(front[i].energy_pj, undominated[i].energy_pj)) << i;
+  }
+  // The plan takes each segment's fastest point: the network's fastest.
+  EXPECT_TRUE(close(plan.schedule.total.latency_s, front.front().latency_s));
+  const NetworkPlan frugal = plan_on(graph, hw, 2, PlanObjective::Energy);
+  EXPECT_TRUE(close(frugal.schedule.total.energy_pj, front.back().energy_pj));
+}
+
+TEST_F(HierNetwork, DoesNotDependOnTheThreadCount) {
+  const NetworkPlan one = plan_on(graph, hw, 1);
+  ASSERT_EQ(one.schedule.segments.size(), plan.schedule.segments.size());
+  for (size_t i = 0; i < one.schedule.segments.size(); ++i) {
+    EXPECT_EQ(one.schedule.costs[i].latency_s, plan.schedule.costs[i].latency_s);
+    EXPECT_EQ(one.schedule.costs[i].energy_pj, plan.schedule.costs[i].energy_pj);
+  }
+  ASSERT_EQ(one.schedule.front.size(), plan.schedule.front.size());
+  for (size_t i = 0; i < one.schedule.front.size(); ++i) {
+    EXPECT_EQ(one.schedule.front[i].latency_s, plan.schedule.front[i].latency_s);
+    EXPECT_EQ(one.schedule.front[i].energy_pj, plan.schedule.front[i].energy_pj);
+  }
+}
+
+} // namespace
+} // namespace dse
