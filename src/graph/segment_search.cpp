@@ -110,11 +110,22 @@ std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
   return {o.energy_pj, o.latency_s};
 }
 
-SegmentOutcome SegmentSearcher::outcome_of(const ExploreResult &r) const {
-  const FrontPoint *pick = nullptr;
-  for (const FrontPoint &p : r.front)
+namespace {
+
+/// The point of `front` that `rank` puts first (the earliest of equals); null when it is empty.
+template <class Point, class Rank>
+const Point *best_point(const std::vector<Point> &front, const Rank &rank) {
+  const Point *pick = nullptr;
+  for (const Point &p : front)
     if (!pick || rank(p.objectives) < rank(pick->objectives))
       pick = &p;
+  return pick;
+}
+
+} // namespace
+
+SegmentOutcome SegmentSearcher::outcome_of(const ExploreResult &r) const {
+  const FrontPoint *pick = best_point(r.front, [this](const Objectives &o) { return rank(o); });
   SegmentOutcome out;
   if (pick)
     out.cost = cost_of(r, *pick);
@@ -122,10 +133,7 @@ SegmentOutcome SegmentSearcher::outcome_of(const ExploreResult &r) const {
 }
 
 SegmentOutcome SegmentSearcher::outcome_of(const HierExploreResult &r) const {
-  const HierPlan *pick = nullptr;
-  for (const HierPlan &p : r.front)
-    if (!pick || rank(p.objectives) < rank(pick->objectives))
-      pick = &p;
+  const HierPlan *pick = best_point(r.front, [this](const Objectives &o) { return rank(o); });
   SegmentOutcome out;
   if (!pick)
     return out;
