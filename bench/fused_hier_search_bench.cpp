@@ -68,7 +68,7 @@ double least_energy(const std::vector<dse::Objectives> &front) {
 void fused_benchmark(benchmark::State &state, const Ffn &size, Measured &m) {
   const dse::Hardware hw = a16();
   const dse::Workload w = ffn_workload(size);
-  const std::vector<dse::Chain> chains = dse::detect_chains(w);
+  const std::vector<dse::Chain> chains = dse::chain_splits(w).front();
   const dse::Problem problem = dse::make_fused_problem(w, chains[0].links[0], chains[0].links[1]);
   dse::HierSearchOptions options;
   for (auto _ : state) {

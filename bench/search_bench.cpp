@@ -44,7 +44,7 @@ dse::Workload load(const std::string &name) {
 
 /// The largest problem of a workload: its fused pair if it has one, else its first operator.
 dse::Problem largest_problem(const dse::Workload &w) {
-  const dse::Chain chain = dse::detect_chains(w).front();
+  const dse::Chain chain = dse::chain_splits(w).front().front();
   if (chain.links.size() > 1 && dse::can_fuse(w, chain.links[0], chain.links[1]))
     return dse::make_fused_problem(w, chain.links[0], chain.links[1]);
   return dse::make_single_problem(w, chain.links[0]);

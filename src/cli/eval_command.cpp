@@ -26,10 +26,9 @@ namespace {
 
 /// The softmax and elementwise operators applied to einsum `op`'s output, in workload order.
 std::vector<int> attached_operators(const Workload &workload, int op) {
-  for (const Chain &chain : detect_chains(workload))
-    for (const ChainLink &link : chain.links)
-      if (link.einsum_op == op)
-        return link.attached_ops;
+  for (const ChainLink &link : workload_links(workload))
+    if (link.einsum_op == op)
+      return link.attached_ops;
   return {};
 }
 

@@ -14,15 +14,19 @@ namespace {
 std::pair<ChainLink, ChainLink> fused_links(const Workload &workload, const HierSegmentMapping &s) {
   const Operator &producer = workload.ops[static_cast<size_t>(s.op)];
   const Operator &consumer = workload.ops[static_cast<size_t>(s.fused->consumer)];
-  for (const Chain &chain : detect_chains(workload))
-    for (size_t i = 0; i + 1 < chain.links.size(); ++i)
-      if (chain.links[i].einsum_op == s.op && chain.links[i + 1].einsum_op == s.fused->consumer) {
-        if (!can_fuse(workload, chain.links[i], chain.links[i + 1]))
-          throw UserError(s.where, "'" + producer.name + "' and '" + consumer.name +
-                                       "' cannot be fused: the consumer reads the intermediate "
-                                       "through a window");
-        return {chain.links[i], chain.links[i + 1]};
-      }
+  const std::vector<ChainLink> links = workload_links(workload);
+  const auto link_of = [&](int op) {
+    return std::find_if(links.begin(), links.end(),
+                        [&](const ChainLink &l) { return l.einsum_op == op; });
+  };
+  const auto first = link_of(s.op), second = link_of(s.fused->consumer);
+  if (first != links.end() && second != links.end() && links_follow(workload, *first, *second)) {
+    if (!can_fuse(workload, *first, *second))
+      throw UserError(s.where, "'" + producer.name + "' and '" + consumer.name +
+                                   "' cannot be fused: the consumer reads the intermediate "
+                                   "through a window");
+    return {*first, *second};
+  }
   throw UserError(s.where, "'" + consumer.name + "' does not read the result of '" + producer.name +
                                "': a fused segment names a producer, then its consumer");
 }

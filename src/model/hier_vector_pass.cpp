@@ -36,20 +36,19 @@ HierVectorPass evaluate_hier_pass(const Hardware &hw, double vector_ops, double 
 
 std::vector<double> attached_input_words(const Workload &workload) {
   std::vector<double> words(workload.ops.size(), 0);
-  for (const Chain &chain : detect_chains(workload))
-    for (const ChainLink &link : chain.links) {
-      double elements = 1;
-      for (const IndexExpr &index :
-           workload.ops[static_cast<size_t>(link.einsum_op)].einsum.output.indices) {
-        double span = 1;
-        for (const IndexTerm &term : index.terms)
-          span +=
-              static_cast<double>(term.coef) * static_cast<double>(workload.dim_size(term.dim) - 1);
-        elements *= span;
-      }
-      for (int attached : link.attached_ops)
-        words[static_cast<size_t>(attached)] = elements;
+  for (const ChainLink &link : workload_links(workload)) {
+    double elements = 1;
+    for (const IndexExpr &index :
+         workload.ops[static_cast<size_t>(link.einsum_op)].einsum.output.indices) {
+      double span = 1;
+      for (const IndexTerm &term : index.terms)
+        span +=
+            static_cast<double>(term.coef) * static_cast<double>(workload.dim_size(term.dim) - 1);
+      elements *= span;
     }
+    for (int attached : link.attached_ops)
+      words[static_cast<size_t>(attached)] = elements;
+  }
   return words;
 }
 

@@ -11,33 +11,28 @@ namespace dse {
 
 namespace {
 
-struct LinkRef {
-  const ChainLink *link = nullptr;
-  const ChainLink *next = nullptr; // the link it feeds in its chain, if any
-};
-
-LinkRef find_link(const Workload &w, const std::vector<Chain> &chains, const NamedValue &op) {
-  for (const Chain &c : chains)
-    for (size_t i = 0; i < c.links.size(); ++i)
-      if (w.ops[static_cast<size_t>(c.links[i].einsum_op)].name == op.name)
-        return {&c.links[i], i + 1 < c.links.size() ? &c.links[i + 1] : nullptr};
+const ChainLink &find_link(const Workload &w, const std::vector<ChainLink> &links,
+                           const NamedValue &op) {
+  for (const ChainLink &link : links)
+    if (w.ops[static_cast<size_t>(link.einsum_op)].name == op.name)
+      return link;
   throw UserError(op.where, "'" + op.name + "' is not an einsum op of workload '" + w.name + "'");
 }
 
-Problem segment_problem(const Workload &w, const std::vector<Chain> &chains,
+Problem segment_problem(const Workload &w, const std::vector<ChainLink> &workload_links,
                         const MappingSegmentSpec &seg) {
-  LinkRef previous = find_link(w, chains, seg.ops[0]);
+  const ChainLink *previous = &find_link(w, workload_links, seg.ops[0]);
   if (seg.ops.size() == 1)
-    return make_single_problem(w, *previous.link);
-  std::vector<ChainLink> links{*previous.link};
+    return make_single_problem(w, *previous);
+  std::vector<ChainLink> links{*previous};
   for (size_t k = 1; k < seg.ops.size(); ++k) {
-    const LinkRef next = find_link(w, chains, seg.ops[k]);
-    if (previous.next != next.link || !can_fuse_with_halo(w, *previous.link, *next.link))
+    const ChainLink &next = find_link(w, workload_links, seg.ops[k]);
+    if (!links_follow(w, *previous, next) || !can_fuse_with_halo(w, *previous, next))
       throw UserError(seg.ops[k].where, "ops '" + seg.ops[k - 1].name + "' and '" +
                                             seg.ops[k].name +
                                             "' are not a fusable producer -> consumer pair");
-    links.push_back(*next.link);
-    previous = next;
+    links.push_back(next);
+    previous = &next;
   }
   if (const std::string why = chain_fusion_problem(w, links); !why.empty())
     throw UserError(seg.ops.back().where, "ops cannot run fused: " + why);
@@ -185,14 +180,14 @@ std::vector<ResolvedSegment> resolve_mapping(const Workload &workload, const Map
   if (!spec.workload.empty() && spec.workload != workload.name)
     throw UserError(SourceLocation{spec.source_file, 0, 0},
                     "mapping is for workload '" + spec.workload + "', not '" + workload.name + "'");
-  const std::vector<Chain> chains = detect_chains(workload);
+  const std::vector<ChainLink> links = workload_links(workload);
   std::vector<ResolvedSegment> out;
   std::set<std::string> mapped;
   for (const MappingSegmentSpec &seg : spec.segments) {
     for (const NamedValue &op : seg.ops)
       if (!mapped.insert(op.name).second)
         throw UserError(op.where, "op '" + op.name + "' is mapped twice");
-    Problem problem = segment_problem(workload, chains, seg);
+    Problem problem = segment_problem(workload, links, seg);
     Candidate candidate{segment_dataflow(problem, seg), segment_spatial(problem, seg)};
     if (const std::string why = legality_problem(problem, candidate.dataflow); !why.empty())
       throw UserError(seg.where, "illegal mapping: " + why);

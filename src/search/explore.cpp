@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <optional>
 
 #include "dse/ir/chain.hpp"
@@ -247,12 +248,22 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
                       const ProgressReporter &progress, const EstimateReporter &estimate) {
   const auto start = std::chrono::steady_clock::now();
   Explorer explorer(workload, hw, options, progress, estimate);
-  std::vector<FrontPoint> front{FrontPoint{}};
-  for (const Chain &chain : detect_chains(workload)) {
-    const std::vector<FrontPoint> chain_front = explorer.chain_front(chain);
-    explorer.report_infeasible_if_empty(chain_front);
-    front = minkowski_sum(front, chain_front,
-                          SequencePolicy(composable_objectives(options.objectives)));
+  const SequencePolicy policy(composable_objectives(options.objectives));
+  // Each split's chains run one after another; the workload's front is every split's, filtered.
+  // A chain in several splits is searched once.
+  std::map<std::vector<int>, std::vector<FrontPoint>> chain_fronts;
+  std::vector<FrontPoint> front;
+  for (const std::vector<Chain> &split : chain_splits(workload)) {
+    std::vector<FrontPoint> sum{FrontPoint{}};
+    for (const Chain &chain : split) {
+      auto [at, added] = chain_fronts.try_emplace(chain_einsums(chain));
+      if (added) {
+        at->second = explorer.chain_front(chain);
+        explorer.report_infeasible_if_empty(at->second);
+      }
+      sum = minkowski_sum(sum, at->second, policy);
+    }
+    front.insert(front.end(), sum.begin(), sum.end());
   }
   return finished(explorer, front, workload, hw, options, start);
 }
@@ -265,11 +276,12 @@ void prepare_explores(const std::vector<std::pair<const Workload *, bool>> &expl
   for (const auto &[workload, fused_only] : explores) {
     try {
       Explorer explorer(*workload, hw, options, {}, {});
-      const std::vector<Chain> chains = detect_chains(*workload);
-      if (fused_only && chains.size() != 1)
+      const std::vector<std::vector<Chain>> splits = chain_splits(*workload);
+      if (fused_only && (splits.size() != 1 || splits[0].size() != 1))
         continue;
-      for (const Chain &chain : chains)
-        explorer.add_problems(chain, fused_only, problems);
+      for (const std::vector<Chain> &split : splits)
+        for (const Chain &chain : split)
+          explorer.add_problems(chain, fused_only, problems);
     } catch (const UserError &) {
       // The workload's search throws it again, where its caller expects it.
     }
@@ -280,11 +292,11 @@ void prepare_explores(const std::vector<std::pair<const Workload *, bool>> &expl
 std::optional<ExploreResult> explore_fused_chain(const Workload &workload, const Hardware &hw,
                                                  const SearchOptions &options) {
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Chain> chains = detect_chains(workload);
-  if (chains.size() != 1)
+  const std::vector<std::vector<Chain>> splits = chain_splits(workload);
+  if (splits.size() != 1 || splits[0].size() != 1)
     return std::nullopt;
   Explorer explorer(workload, hw, options, {}, {});
-  std::optional<std::vector<FrontPoint>> front = explorer.fused_front(chains[0]);
+  std::optional<std::vector<FrontPoint>> front = explorer.fused_front(splits[0][0]);
   if (!front)
     return std::nullopt;
   explorer.report_infeasible_if_empty(*front);

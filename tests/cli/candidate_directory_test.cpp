@@ -47,7 +47,7 @@ void overwrite(const std::filesystem::path &path, const std::string &bytes) {
 
 TEST_F(CandidateDirectoryTest, RebuildsAndRewritesEveryFileItCannotTrust) {
   const Workload w = parse_workload(kConvPair, "conv.yaml");
-  const Chain chain = detect_chains(w).at(0);
+  const Chain chain = chain_splits(w).front().at(0);
   const Problem problem = make_fused_problem(w, chain.links[0], chain.links[1]);
   const std::string key = candidate_space_key(problem, false, Pruning::Symbolic, true);
   const CandidateSpace fresh = build_candidate_space(problem, false, Pruning::Symbolic);
@@ -108,7 +108,7 @@ TEST_F(CandidateDirectoryTest, AnUnwritableDirectoryIsReportedOnceAndTheCacheGoe
         warnings.push_back(why);
       });
   const Workload w = parse_workload(kConvPair, "conv.yaml");
-  const Chain chain = detect_chains(w).at(0);
+  const Chain chain = chain_splits(w).front().at(0);
   const Problem fused = make_fused_problem(w, chain.links[0], chain.links[1]);
   const Problem first = make_single_problem(w, chain.links[0]);
   const Problem second = make_single_problem(w, chain.links[1]);

@@ -255,11 +255,30 @@ TEST_F(WorkloadErrors, TensorRankChanges) {
                         "5:32: error: op 'h': tensor 'B' has 1 indices here but 2 in op 'g'");
 }
 
-TEST_F(WorkloadErrors, BranchingGraph) {
-  expect_workload_error(plus("  - {name: h1, einsum: \"D[m,n] += C[m,k] * B[k,n]\"}\n"
-                             "  - {name: h2, einsum: \"E[m,n] += C[m,k] * B[k,n]\"}\n"),
-                        "6:5: error: op 'h2' makes the operator graph branch (tensor 'C'); "
-                        "branching graphs are planned by `dse network`");
+TEST_F(WorkloadErrors, ATensorReadTwiceGoesThroughDram) {
+  write("w.yaml", plus("  - {name: h1, einsum: \"D[m,n] += C[m,k] * B[k,n]\"}\n"
+                       "  - {name: h2, einsum: \"E[m,n] += C[m,k] * B[k,n]\"}\n"));
+  const RunResult r = run({"explore", "--hw", "hw.yaml", "--workload", "w.yaml", "-v"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  // Three problems searched alone: C is written once and read by both.
+  for (const char *op : {"\ng: dataflows", "\nh1: dataflows", "\nh2: dataflows"})
+    EXPECT_NE(r.err.find(op), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("fused"), std::string::npos) << r.err;
+}
+
+TEST_F(WorkloadErrors, GraphThatChainsInTooManyWays) {
+  std::string ops;
+  for (int i = 0; i < 7; ++i) {
+    const std::string n = std::to_string(i);
+    ops += "  - {name: a" + n + ", einsum: \"A" + n + "[m,n] += X[m,k] * B[k,n]\"}\n" +
+           "  - {name: b" + n + ", einsum: \"F" + n + "[m,n] += X[m,k] * B[k,n]\"}\n" +
+           "  - {name: c" + n + ", einsum: \"D" + n + "[m,n] += A" + n + "[m,k] * F" + n +
+           "[k,n]\"}\n";
+  }
+  expect_workload_error(plus(ops), "25:5: error: op 'c6': the einsums of workload 'w' chain in "
+                                   "more than 64 ways (each einsum that reads the results of "
+                                   "several others continues the chain of one of them); `dse "
+                                   "network` plans graphs this branched");
 }
 
 } // namespace

@@ -150,7 +150,7 @@ std::string dims_text(const std::vector<int> &dims, const Workload &workload) {
 } // namespace
 
 Problem fused_problem(const Case &c) {
-  const std::vector<Chain> chains = detect_chains(c.workload);
+  const std::vector<Chain> chains = chain_splits(c.workload).front();
   DSE_CHECK(chains.size() == 1 && chains[0].links.size() == 2,
             "a case is one producer-consumer chain");
   return make_fused_problem(c.workload, chains[0].links[0], chains[0].links[1]);

@@ -15,7 +15,7 @@ protected:
   Workload w_ = parse_workload("name: g\ndims: {m: 8, k: 6, n: 4}\n"
                                "ops: [{name: g, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}]\n",
                                "g.yaml");
-  Problem p_ = make_single_problem(w_, detect_chains(w_)[0].links[0]);
+  Problem p_ = make_single_problem(w_, chain_splits(w_).front()[0].links[0]);
   const int m_ = 0, k_ = 1, n_ = 2;
   AtomTable atoms_ = atom_table({8, 6, 4}, Tiling{{4, 3, 2}}, 2, 2);
 

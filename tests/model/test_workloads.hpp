@@ -211,7 +211,7 @@ public:
 
 private:
   static Chain only_chain(const Workload &workload) {
-    const std::vector<Chain> chains = detect_chains(workload);
+    const std::vector<Chain> chains = chain_splits(workload).front();
     EXPECT_EQ(chains.size(), 1u);
     return chains.at(0);
   }

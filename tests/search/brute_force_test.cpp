@@ -257,7 +257,7 @@ TEST(BruteForce, FusedGemmPairWhereFusionWins) {
   const Outcome fused = compare(tp, hw, options_with(kLatencyEnergy));
   // The scenario: the fused pair beats the best unfused schedule in energy.
   double unfused = 0;
-  const std::vector<Chain> chains = detect_chains(*tp.workload);
+  const std::vector<Chain> chains = chain_splits(*tp.workload).front();
   for (const ChainLink &link : chains.at(0).links) {
     const Problem single = make_single_problem(*tp.workload, link);
     unfused +=

@@ -70,7 +70,7 @@ TEST(ChainExplore, ARunBeyondTheLimitsIsLeftOutWithANote) {
   const Workload w = parse_workload(kStack, "stack.yaml");
   const Hardware hw = small_buffer();
   SearchOptions limited = options(3);
-  const std::vector<Chain> chains = detect_chains(w);
+  const std::vector<Chain> chains = chain_splits(w).front();
   const Problem pair = make_chain_problem(w, {chains[0].links[0], chains[0].links[1]});
   const Problem three = make_chain_problem(w, chains[0].links);
   // Room for the pairs' loop nests, not the run of three's.

@@ -77,7 +77,7 @@ TEST(HierExplore, AChainOfThreeChoosesPerLinkBetweenFusedPairsAndOperatorsAlone)
   options.fusion = true;
   const HierExploreResult fused = explore_hier(hw, w, options);
 
-  const Chain chain = detect_chains(w).front();
+  const Chain chain = chain_splits(w).front().front();
   std::vector<std::vector<Objectives>> alone, pairs;
   for (size_t i = 0; i < 3; ++i)
     alone.push_back(objectives_of(search_hier_front(hw, w, w.ops[i], options)));

@@ -166,14 +166,14 @@ inline std::string attention_yaml(std::int64_t heads, std::int64_t mn, std::int6
 /// The first einsum of the workload's first chain, searched alone.
 inline TestProblem single_problem(const std::string &name, const std::string &yaml) {
   auto w = make_workload(yaml);
-  const std::vector<Chain> chains = detect_chains(*w);
+  const std::vector<Chain> chains = chain_splits(*w).front();
   return {name, w, make_single_problem(*w, chains.at(0).links.at(0))};
 }
 
 /// The first two einsums of the workload's first chain, searched fused.
 inline TestProblem fused_problem(const std::string &name, const std::string &yaml) {
   auto w = make_workload(yaml);
-  const std::vector<Chain> chains = detect_chains(*w);
+  const std::vector<Chain> chains = chain_splits(*w).front();
   const Chain &c = chains.at(0);
   return {name, w, make_fused_problem(*w, c.links.at(0), c.links.at(1))};
 }
@@ -181,7 +181,7 @@ inline TestProblem fused_problem(const std::string &name, const std::string &yam
 /// Every einsum of the workload's first chain, searched fused.
 inline TestProblem chain_problem(const std::string &name, const std::string &yaml) {
   auto w = make_workload(yaml);
-  const std::vector<Chain> chains = detect_chains(*w);
+  const std::vector<Chain> chains = chain_splits(*w).front();
   return {name, w, make_chain_problem(*w, chains.at(0).links)};
 }
 

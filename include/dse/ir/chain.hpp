@@ -1,7 +1,9 @@
 // Producer -> consumer chains found in a workload: which einsums feed which, and which
-// softmax/elementwise operators sit on each einsum's output.
+// softmax/elementwise operators sit on each einsum's output. A workload whose einsums branch
+// splits into chains in several ways, each searched.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "dse/ir/workload.hpp"
@@ -20,9 +22,26 @@ struct Chain {
   std::vector<ChainLink> links;
 };
 
-/// Splits the workload into chains. Throws UserError for graphs that branch (a tensor read by two
-/// einsums, or an einsum reading two produced tensors): those belong to `dse network`.
-std::vector<Chain> detect_chains(const Workload &workload);
+/// Most ways to chain a workload's einsums that chain_splits returns.
+inline constexpr std::uint64_t kMaxChainSplits = 64;
+
+/// Every way to split the workload's einsums into chains. A link continues the chain of an
+/// einsum whose result it reads when no other einsum reads that result; a result read by several
+/// einsums goes through DRAM. An einsum that may continue the chains of several others continues
+/// one of them in each split (the other results through DRAM), so a workload without such an
+/// einsum splits one way. Throws UserError past kMaxChainSplits splits (`dse network` plans graphs
+/// that branch more) and for an einsum that reads a result produced by itself or a later op.
+std::vector<std::vector<Chain>> chain_splits(const Workload &workload);
+
+/// The einsum ops of the chain's links, in order: what tells chains of different splits apart.
+std::vector<int> chain_einsums(const Chain &chain);
+
+/// Every einsum's link, with its attached operators, in workload order.
+std::vector<ChainLink> workload_links(const Workload &workload);
+
+/// Whether `consumer` may continue `producer`'s chain: it reads the producer's result, which no
+/// other einsum reads.
+bool links_follow(const Workload &workload, const ChainLink &producer, const ChainLink &consumer);
 
 /// The tensor that the next einsum reads from `link`: its output renamed by the attached ops.
 std::string link_result_tensor(const Workload &workload, const ChainLink &link);
