@@ -63,8 +63,21 @@ std::map<std::string, int> einsum_readers(const Workload &workload) {
   return readers;
 }
 
-/// The chains of `links` when link i continues the chain of link previous[i] (-1: it starts one).
-std::vector<Chain> chains_of(const std::vector<ChainLink> &links,
+/// Whether an einsum of `reader` reads the result of `writer`'s last link (through DRAM).
+bool reads_result_of(const Workload &workload, const Chain &reader, const Chain &writer) {
+  const std::string result = link_result_tensor(workload, writer.links.back());
+  return std::any_of(reader.links.begin(), reader.links.end(), [&](const ChainLink &link) {
+    const Einsum &e = workload.ops[static_cast<size_t>(link.einsum_op)].einsum;
+    return std::any_of(e.inputs.begin(), e.inputs.end(),
+                       [&](const TensorAccess &in) { return in.tensor == result; });
+  });
+}
+
+/// The chains of `links` when link i continues the chain of link previous[i] (-1: it starts
+/// one), in an order they can run in: by first link, each after the chains whose results it
+/// reads. (A chain reads only other chains' last results, which come before its own last link,
+/// so the chains read one another without a cycle.)
+std::vector<Chain> chains_of(const Workload &workload, const std::vector<ChainLink> &links,
                              const std::vector<int> &previous) {
   std::vector<int> next(links.size(), -1);
   for (size_t i = 0; i < links.size(); ++i)
@@ -79,7 +92,20 @@ std::vector<Chain> chains_of(const std::vector<ChainLink> &links,
       chain.links.push_back(links[static_cast<size_t>(at)]);
     chains.push_back(std::move(chain));
   }
-  return chains;
+  std::vector<Chain> ordered;
+  std::vector<bool> placed(chains.size(), false);
+  while (ordered.size() < chains.size())
+    for (size_t c = 0; c < chains.size(); ++c) {
+      bool ready = !placed[c];
+      for (size_t w = 0; ready && w < chains.size(); ++w)
+        ready = placed[w] || w == c || !reads_result_of(workload, chains[c], chains[w]);
+      if (ready) {
+        placed[c] = true;
+        ordered.push_back(chains[c]);
+        break;
+      }
+    }
+  return ordered;
 }
 
 } // namespace
@@ -133,7 +159,7 @@ std::vector<std::vector<Chain>> chain_splits(const Workload &workload) {
     for (size_t i = 0; i < links.size(); ++i)
       if (!choices[i].empty())
         previous[i] = choices[i][pick[i]];
-    out.push_back(chains_of(links, previous));
+    out.push_back(chains_of(workload, links, previous));
     size_t i = links.size();
     while (i-- > 0 && (choices[i].empty() || ++pick[i] == choices[i].size()))
       pick[i] = 0;

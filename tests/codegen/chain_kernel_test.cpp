@@ -1,6 +1,7 @@
 // Emitted kernels of fused chains of three and more: GEMM chains, convolution stacks whose
 // windows compose down the chain (every link's halo recomputed or kept on chip), padded and
-// strided; outputs equal the reference and every DRAM word and MAC equals the model's count.
+// strided, and the chains of a branching block; outputs equal the reference and every DRAM word
+// and MAC equals the model's count.
 #include "codegen/kernel_fixture.hpp"
 
 #include "dse/config/hardware_loader.hpp"
@@ -51,6 +52,25 @@ TEST(ChainKernel, EveryFrontPointOfAStack) {
     expect_matches_model("stack front point " + std::to_string(p), point, hw);
   }
   EXPECT_EQ(longest, 3u);
+}
+
+TEST(ChainKernel, EveryFrontPointOfABranchingBlock) {
+  // qk reads two projections and pv reads qk's result and a third: each front point runs one
+  // split of the einsums into chains, the results left out of a chain through DRAM.
+  const char *const workload = R"(name: block
+dims: {m: 4, n: 6, d: 4, k: 2, l: 2}
+ops:
+  - {name: q, einsum: "Q[m,k] += X[m,d] * Wq[d,k]"}
+  - {name: k, einsum: "K[n,k] += Y[n,d] * Wk[d,k]"}
+  - {name: v, einsum: "V[n,l] += Y[n,d] * Wv[d,l]"}
+  - {name: qk, einsum: "S[m,n] += Q[m,k] * K[n,k]"}
+  - {name: pv, einsum: "O[m,l] += S[m,n] * V[n,l]"}
+)";
+  const Hardware hw = parse_hardware(vector_hardware(96), "test-hw.yaml");
+  const Front front(workload, hw);
+  ASSERT_GE(front.size(), 1u);
+  for (size_t p = 0; p < front.size(); ++p)
+    expect_matches_model("block front point " + std::to_string(p), front.point(p), hw);
 }
 
 TEST(ChainKernel, PaddedStackThenPointwise) {

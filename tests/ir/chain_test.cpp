@@ -67,9 +67,10 @@ TEST(ChainTest, AnEinsumReadingTwoResultsContinuesEitherChain) {
                                     "  - {name: o, einsum: \"Z[m,e] += O[m,l] * Wo[l,e]\"}\n",
                                     "w.yaml");
   using Split = std::vector<std::vector<int>>;
-  EXPECT_EQ(einsums_of(w), std::vector<Split>({{{0, 3, 5, 6}, {1}, {2}},
-                                               {{0, 3}, {1}, {2, 5, 6}},
-                                               {{0}, {1, 3, 5, 6}, {2}},
+  // Each split's chains in an order they can run in: after the chains whose results they read.
+  EXPECT_EQ(einsums_of(w), std::vector<Split>({{{1}, {2}, {0, 3, 5, 6}},
+                                               {{1}, {0, 3}, {2, 5, 6}},
+                                               {{0}, {2}, {1, 3, 5, 6}},
                                                {{0}, {1, 3}, {2, 5, 6}}}));
   const std::vector<ChainLink> links = workload_links(w);
   EXPECT_EQ(links[3].attached_ops, std::vector<int>{4});

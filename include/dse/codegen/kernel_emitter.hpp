@@ -27,7 +27,8 @@ struct KernelSegment {
 };
 
 /// The order in which a program runs its segments: by their first operator in the workload
-/// (producers before consumers), ties kept as given.
+/// (producers before consumers), ties kept as given, each after the segments whose outputs it
+/// reads (the chains of a branching workload).
 std::vector<KernelSegment> execution_order(std::vector<KernelSegment> segments);
 
 /// The flags the generated source is meant to be compiled with (after the compiler).
