@@ -6,7 +6,7 @@
 
 #include "code_writer.hpp"
 #include "dse/codegen/kernel_plan.hpp"
-#include "dse/support/check.hpp"
+#include "dse/support/dependency_order.hpp"
 #include "emit_common.hpp"
 #include "harness_emitter.hpp"
 #include "runtime_preamble.hpp"
@@ -116,27 +116,8 @@ std::vector<KernelSegment> execution_order(std::vector<KernelSegment> segments) 
   std::stable_sort(
       segments.begin(), segments.end(),
       [&](const KernelSegment &a, const KernelSegment &b) { return first_op(a) < first_op(b); });
-  // Each segment after those whose outputs it reads (a branching workload's chains), else in
-  // that order.
-  std::vector<KernelSegment> ordered;
-  std::vector<bool> placed(segments.size(), false);
-  const auto ready = [&](size_t c) {
-    if (placed[c])
-      return false;
-    for (size_t w = 0; w < segments.size(); ++w)
-      if (!placed[w] && w != c && reads_output_of(segments[c], segments[w]))
-        return false;
-    return true;
-  };
-  while (ordered.size() < segments.size()) {
-    size_t next = 0;
-    while (next < segments.size() && !ready(next))
-      ++next;
-    DSE_CHECK(next < segments.size(), "segments that read one another's outputs in a cycle");
-    placed[next] = true;
-    ordered.push_back(segments[next]);
-  }
-  return ordered;
+  // Each segment after those whose outputs it reads (a branching workload's chains).
+  return dependency_order(segments, reads_output_of);
 }
 
 std::string emit_kernel(const std::vector<KernelSegment> &segments, const Hardware &hw,

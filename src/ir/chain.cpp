@@ -5,6 +5,8 @@
 #include <map>
 #include <set>
 
+#include "dse/support/dependency_order.hpp"
+
 namespace dse {
 
 std::string link_result_tensor(const Workload &workload, const ChainLink &link) {
@@ -92,20 +94,9 @@ std::vector<Chain> chains_of(const Workload &workload, const std::vector<ChainLi
       chain.links.push_back(links[static_cast<size_t>(at)]);
     chains.push_back(std::move(chain));
   }
-  std::vector<Chain> ordered;
-  std::vector<bool> placed(chains.size(), false);
-  while (ordered.size() < chains.size())
-    for (size_t c = 0; c < chains.size(); ++c) {
-      bool ready = !placed[c];
-      for (size_t w = 0; ready && w < chains.size(); ++w)
-        ready = placed[w] || w == c || !reads_result_of(workload, chains[c], chains[w]);
-      if (ready) {
-        placed[c] = true;
-        ordered.push_back(chains[c]);
-        break;
-      }
-    }
-  return ordered;
+  return dependency_order(chains, [&](const Chain &reader, const Chain &writer) {
+    return reads_result_of(workload, reader, writer);
+  });
 }
 
 } // namespace
