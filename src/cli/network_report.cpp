@@ -141,7 +141,8 @@ std::string network_summary(const NetworkPlan &plan, const Graph &graph, const H
       << ") on " << escape_control(hw.name) << ": " << graph.nodes.size() << " nodes ("
       << graph.folded_nodes << " folded on import), words of " << hw.word_bytes << " bytes\n";
   if (!hw.is_legacy()) {
-    hierarchy_schedule_lines(out, plan, hw, options);
+    if (options.search_segments)
+      hierarchy_schedule_lines(out, plan, hw, options);
   } else {
     if (options.search_segments)
       schedule_lines(out, plan, options);

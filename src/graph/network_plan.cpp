@@ -18,10 +18,12 @@ namespace {
 /// to today's model.
 NetworkPlan plan_on_hierarchy(const Graph &graph, const Hardware &hw, const NetworkOptions &options,
                               NetworkPlan plan, std::chrono::steady_clock::time_point start) {
-  FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
-  fusion.search.fusion = false;
-  plan.fusion = plan_fusion(graph, hw, fusion);
-  plan.schedule = through_dram_schedule(graph, plan.fusion);
+  if (options.search_segments) {
+    FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
+    fusion.search.fusion = false;
+    plan.fusion = plan_fusion(graph, hw, fusion);
+    plan.schedule = through_dram_schedule(graph, plan.fusion);
+  }
   plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return plan;
 }

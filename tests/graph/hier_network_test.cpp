@@ -153,6 +153,15 @@ TEST_F(HierNetwork, NetworkFrontIsEveryCombinationOfSegmentPointsFiltered) {
   EXPECT_TRUE(close(frugal.schedule.total.energy_pj, front.back().energy_pj));
 }
 
+TEST_F(HierNetwork, WithoutSearchesOnlyTheGraphPassesRun) {
+  NetworkOptions options;
+  options.search_segments = false;
+  const NetworkPlan graph_only = plan_network(graph, hw, options);
+  EXPECT_TRUE(graph_only.fusion.segments.empty());
+  EXPECT_TRUE(graph_only.schedule.segments.empty());
+  EXPECT_EQ(graph_only.movement.movement_nodes, plan.movement.movement_nodes);
+}
+
 TEST_F(HierNetwork, DoesNotDependOnTheThreadCount) {
   const NetworkPlan one = plan_on(graph, hw, 1);
   ASSERT_EQ(one.schedule.segments.size(), plan.schedule.segments.size());
