@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <map>
 #include <optional>
 
 #include "dse/ir/chain.hpp"
@@ -248,23 +247,15 @@ ExploreResult explore(const Workload &workload, const Hardware &hw, const Search
                       const ProgressReporter &progress, const EstimateReporter &estimate) {
   const auto start = std::chrono::steady_clock::now();
   Explorer explorer(workload, hw, options, progress, estimate);
-  const SequencePolicy policy(composable_objectives(options.objectives));
-  // Each split's chains run one after another; the workload's front is every split's, filtered.
-  // A chain in several splits is searched once.
-  std::map<std::vector<int>, std::vector<FrontPoint>> chain_fronts;
-  std::vector<FrontPoint> front;
-  for (const std::vector<Chain> &split : chain_splits(workload)) {
-    std::vector<FrontPoint> sum{FrontPoint{}};
-    for (const Chain &chain : split) {
-      auto [at, added] = chain_fronts.try_emplace(chain_einsums(chain));
-      if (added) {
-        at->second = explorer.chain_front(chain);
-        explorer.report_infeasible_if_empty(at->second);
-      }
-      sum = minkowski_sum(sum, at->second, policy);
-    }
-    front.insert(front.end(), sum.begin(), sum.end());
-  }
+  // The workload's front is every split's, filtered.
+  const std::vector<FrontPoint> front = every_split_points(
+      chain_splits(workload),
+      [&](const Chain &chain) {
+        std::vector<FrontPoint> chain_front = explorer.chain_front(chain);
+        explorer.report_infeasible_if_empty(chain_front);
+        return chain_front;
+      },
+      SequencePolicy(composable_objectives(options.objectives)));
   return finished(explorer, front, workload, hw, options, start);
 }
 

@@ -2,8 +2,6 @@
 // pairs) combined chain by chain, in sequence.
 #include "dse/search/hier_explore.hpp"
 
-#include <map>
-
 #include "dse/ir/chain.hpp"
 #include "dse/model/hier_cost.hpp"
 #include "dse/search/front_algebra.hpp"
@@ -152,20 +150,10 @@ private:
 HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
                                const HierSearchOptions &options) {
   HierExplorer explorer(hw, workload, options);
-  // Each split's chains run one after another; the workload's front is every split's, filtered.
-  // A chain in several splits is searched once.
-  std::map<std::vector<int>, std::vector<HierPlan>> chain_fronts;
-  std::vector<HierPlan> front;
-  for (const std::vector<Chain> &split : chain_splits(workload)) {
-    std::vector<HierPlan> sum{HierPlan{}};
-    for (const Chain &chain : split) {
-      auto [at, added] = chain_fronts.try_emplace(chain_einsums(chain));
-      if (added)
-        at->second = explorer.chain_front(chain);
-      sum = minkowski_sum(sum, at->second, explorer.policy());
-    }
-    front.insert(front.end(), sum.begin(), sum.end());
-  }
+  // The workload's front is every split's, filtered.
+  const std::vector<HierPlan> front = every_split_points(
+      chain_splits(workload), [&](const Chain &chain) { return explorer.chain_front(chain); },
+      explorer.policy());
   HierExploreResult result = std::move(explorer.result());
   result.front = pareto_filter(front, HierSequencePolicy(options.objectives));
   return result;

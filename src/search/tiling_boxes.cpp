@@ -7,6 +7,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/info.h>
 #include <tbb/parallel_for.h>
+#include <utility>
 
 namespace dse {
 
@@ -54,25 +55,28 @@ Eigen::Index least_rows(const SignedRows &q, Eigen::Index rows, const Worker &w,
   return nonzeros + q.negative.outerIndexPtr()[rows];
 }
 
-/// Dataflow d's least (or greatest) buffer words over the box: the largest of its operators'
-/// rows at their least (greatest).
-double box_buffer_words(const Prepared &p, Eigen::Index d, bool greatest, Worker &w) {
-  const Eigen::VectorXd &up = greatest ? w.greatest_b : w.least_b;
-  const Eigen::VectorXd &down = greatest ? w.least_b : w.greatest_b;
-  const double margin = greatest ? kMargin : -kMargin;
-  double buffer = 0;
+/// Dataflow d's least and greatest buffer words over the box: the largest of its operators' rows
+/// at their least and at their greatest, both read in one pass over the rows.
+std::pair<double, double> box_buffer_words(const Prepared &p, Eigen::Index d, Worker &w) {
+  double least = 0, greatest = 0;
   Eigen::Index nonzeros = 0;
   for (Eigen::Index o = 0; o < p.ops; ++o) {
     const Eigen::Index r = dataflow_row(p, 2 + o, d);
-    double positive = 0, negative = 0;
-    for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros)
-      positive += it.value() * up(it.col());
-    for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros)
-      negative += it.value() * down(it.col());
-    buffer = std::max(buffer, (1 + margin) * positive - (1 - margin) * negative);
+    double positive_least = 0, positive_greatest = 0, negative_least = 0, negative_greatest = 0;
+    for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros) {
+      positive_least += it.value() * w.least_b(it.col());
+      positive_greatest += it.value() * w.greatest_b(it.col());
+    }
+    for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros) {
+      negative_least += it.value() * w.least_b(it.col());
+      negative_greatest += it.value() * w.greatest_b(it.col());
+    }
+    least = std::max(least, (1 - kMargin) * positive_least - (1 + kMargin) * negative_greatest);
+    greatest =
+        std::max(greatest, (1 + kMargin) * positive_greatest - (1 - kMargin) * negative_least);
   }
-  w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
-  return buffer;
+  w.matrix_flops += 4.0 * static_cast<double>(nonzeros);
+  return {least, greatest};
 }
 
 /// Whether the front admits dataflow d's least objectives over the box starting at tiling
@@ -125,11 +129,13 @@ void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
   for (Eigen::Index d : candidates) {
     if (!early) {
       Worker::Verdict &v = w.verdicts[static_cast<size_t>(p.bound_class[static_cast<size_t>(d)])];
-      if (v.covered == w.boxes || !box_admits(p, d, begin, w) ||
-          box_buffer_words(p, d, false, w) > p.capacity_words)
+      if (v.covered == w.boxes || !box_admits(p, d, begin, w))
+        continue;
+      const auto [least, greatest] = box_buffer_words(p, d, w);
+      if (least > p.capacity_words)
         continue;
       open.push_back(d);
-      if (box_buffer_words(p, d, true, w) <= p.capacity_words)
+      if (greatest <= p.capacity_words)
         v.covered = w.boxes;
       continue;
     }

@@ -1,17 +1,20 @@
 // The algebra of exact Pareto fronts of plans whose parts run one after another, for any point
 // type: the Pareto filter, the Minkowski sum (one part, then another), the union (one part or
-// another) and the chain recurrence over every segmentation of a chain into single links and
-// fused pairs (docs/DESIGN.md §4.5). Exact: nothing is thinned. A policy says what a point's
-// objectives are, how two points run in sequence combine, and which of two points with equal
-// objectives is kept; remaining ties keep the earlier point, so every result is deterministic.
+// another), the chain recurrence over every segmentation of a chain into single links and
+// fused pairs (docs/DESIGN.md §4.5), and the points of every split of a workload into chains.
+// Exact: nothing is thinned. A policy says what a point's objectives are, how two points run in
+// sequence combine, and which of two points with equal objectives is kept; remaining ties keep the
+// earlier point, so every result is deterministic.
 #pragma once
 
 #include <algorithm>
 #include <concepts>
 #include <cstddef>
+#include <map>
 #include <numeric>
 #include <vector>
 
+#include "dse/ir/chain.hpp"
 #include "dse/search/pareto_front.hpp"
 #include "dse/support/check.hpp"
 
@@ -114,6 +117,29 @@ segmented_front(size_t links, size_t longest, SegmentFront &&segment,
       from[i] = front_union(from[i], minkowski_sum(segment(i, j), from[j], policy), policy);
   }
   return from[0];
+}
+
+/// The points of every split of a workload into chains (chain_splits): per split, its chains'
+/// fronts run one after another, and the splits' points together, not filtered. `chain_front`
+/// is asked once per chain, however many splits hold it, in the order the splits reach it.
+template <FrontPolicy Policy, class ChainFront>
+std::vector<typename Policy::Point>
+every_split_points(const std::vector<std::vector<Chain>> &splits, ChainFront &&chain_front,
+                   const Policy &policy) {
+  using Point = typename Policy::Point;
+  std::map<std::vector<int>, std::vector<Point>> chain_fronts;
+  std::vector<Point> out;
+  for (const std::vector<Chain> &split : splits) {
+    std::vector<Point> sum{Point{}};
+    for (const Chain &chain : split) {
+      auto [at, added] = chain_fronts.try_emplace(chain_einsums(chain));
+      if (added)
+        at->second = chain_front(chain);
+      sum = minkowski_sum(sum, at->second, policy);
+    }
+    out.insert(out.end(), sum.begin(), sum.end());
+  }
+  return out;
 }
 
 } // namespace dse
