@@ -47,28 +47,29 @@ double basis_part(const Prepared &p, size_t j, size_t i, size_t e) {
   return v;
 }
 
-/// Fills p.least_part and p.greatest_part. The dims of a basis function vary independently, so
-/// over a box its least value is the product of its fixed dims' parts and its free dims' least
-/// parts: the exact least of every basis function, not only of every atom.
+/// Fills p.basis_parts, p.least_beyond and p.greatest_beyond. The dims of a basis function vary
+/// independently, so over a box its least value is the product of its fixed dims' parts and its
+/// free dims' least parts: the exact least of every basis function, not only of every atom.
 void bound_basis_parts(Prepared &p) {
   const size_t dims = p.atoms.size();
-  p.least_part.assign(p.basis.factors.size() * dims, 1.0);
-  p.greatest_part.assign(p.basis.factors.size() * dims, 1.0);
+  p.basis_parts.assign(p.basis.factors.size(), {});
+  p.least_beyond.assign(p.basis.factors.size() * (dims + 1), 1.0);
+  p.greatest_beyond.assign(p.basis.factors.size() * (dims + 1), 1.0);
   for (size_t j = 0; j < p.basis.factors.size(); ++j) {
-    const std::vector<Basis::Factor> &factors = p.basis.factors[j];
-    for (auto f = factors.begin(); f != factors.end(); ++f) {
-      if (std::any_of(factors.begin(), f,
-                      [&](const Basis::Factor &e) { return e.dim_pos == f->dim_pos; }))
-        continue; // the part of this dim, all of its atoms together, is bounded already
-      const auto i = static_cast<size_t>(f->dim_pos);
-      double least = std::numeric_limits<double>::infinity(), greatest = 0;
-      for (size_t e = 0; e < p.atoms[i].size(); ++e) {
-        const double v = basis_part(p, j, i, e);
-        least = std::min(least, v);
-        greatest = std::max(greatest, v);
+    for (size_t i = dims; i-- > 0;) {
+      double least = 1.0, greatest = 1.0;
+      if (std::any_of(
+              p.basis.factors[j].begin(), p.basis.factors[j].end(),
+              [&](const Basis::Factor &f) { return static_cast<size_t>(f.dim_pos) == i; })) {
+        Prepared::DimPart part{i, {}};
+        for (size_t e = 0; e < p.atoms[i].size(); ++e)
+          part.values.push_back(basis_part(p, j, i, e));
+        least = *std::min_element(part.values.begin(), part.values.end());
+        greatest = *std::max_element(part.values.begin(), part.values.end());
+        p.basis_parts[j].insert(p.basis_parts[j].begin(), std::move(part));
       }
-      p.least_part[j * dims + i] = least;
-      p.greatest_part[j * dims + i] = greatest;
+      p.least_beyond[j * (dims + 1) + i] = least * p.least_beyond[j * (dims + 1) + i + 1];
+      p.greatest_beyond[j * (dims + 1) + i] = greatest * p.greatest_beyond[j * (dims + 1) + i + 1];
     }
   }
 }

@@ -94,9 +94,16 @@ struct Prepared {
   SparseRows q_compute;             // rows: metric * (groups * spatial) + g * spatial + s
   SignedRows q_dataflow_signed, q_compute_signed;
   std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
-  // Per basis function j and tiling-space dim i (index j * dims + i): the least and greatest,
-  // over dim i's menu, of the product of j's factors in dim i (1 if it has none).
-  std::vector<double> least_part, greatest_part;
+  // Per basis function j, the tiling-space dims it has factors in (increasing), each with the
+  // product of j's factors in that dim at every menu entry of the dim.
+  struct DimPart {
+    size_t dim;
+    std::vector<double> values;
+  };
+  std::vector<std::vector<DimPart>> basis_parts;
+  // Per basis function j and depth k (index j * (dims + 1) + k): the least and the greatest, over
+  // the menus of dims k and beyond, of the product of j's parts in those dims (1 if none).
+  std::vector<double> least_beyond, greatest_beyond;
   // span[k]: the tilings of a box whose first k tiling-space dims are fixed (span[0]: all).
   std::vector<std::uint64_t> span;
   size_t leaf_depth = 0;     // boxes this deep are evaluated column by column
@@ -169,6 +176,7 @@ struct Worker {
   // Box bounds: the least and greatest basis values over a box, the least metrics, per group the
   // least compute-side latency and energy, and per depth the dataflows still open.
   Eigen::VectorXd least_b, greatest_b, least_dataflow, least_compute, scratch;
+  std::vector<std::uint64_t> least_dataflow_box; // per row of least_dataflow: the box it is of
   std::vector<Bound> box_bounds;
   // Per bound class, the front's verdict on its bound over a box (made at box count `made`), and
   // the box count when a dataflow of the class that fits at every tiling of the box was opened.

@@ -15,22 +15,18 @@ namespace {
 
 /// The basis functions at their least (or greatest) over the box whose first `depth` tiling-space
 /// dims have the menu entries of w.menu_index and whose other dims range over their whole menus:
-/// the fixed dims' atoms times the free dims' least (greatest) parts.
-void fill_box_basis(const Prepared &p, size_t depth, const std::vector<double> &free_parts,
+/// the fixed dims' parts times the free dims' least (greatest) product, `beyond`.
+void fill_box_basis(const Prepared &p, size_t depth, const std::vector<double> &beyond,
                     const Worker &w, Eigen::VectorXd &out) {
-  const size_t dims = p.atoms.size();
-  out.resize(static_cast<Eigen::Index>(p.basis.factors.size()));
-  for (size_t j = 0; j < p.basis.factors.size(); ++j) {
-    double v = 1.0;
-    for (const Basis::Factor &f : p.basis.factors[j]) {
-      const auto dim = static_cast<size_t>(f.dim_pos);
-      if (dim >= depth)
-        continue;
-      for (int k = 0; k < f.power; ++k)
-        v *= p.atoms[dim][static_cast<size_t>(w.menu_index[dim])][static_cast<size_t>(f.atom)];
+  const size_t stride = p.atoms.size() + 1;
+  out.resize(static_cast<Eigen::Index>(p.basis_parts.size()));
+  for (size_t j = 0; j < p.basis_parts.size(); ++j) {
+    double v = beyond[j * stride + depth];
+    for (const Prepared::DimPart &part : p.basis_parts[j]) {
+      if (part.dim >= depth)
+        break;
+      v *= part.values[static_cast<size_t>(w.menu_index[part.dim])];
     }
-    for (size_t i = depth; i < dims; ++i)
-      v *= free_parts[j * dims + i];
     out(static_cast<Eigen::Index>(j)) = v;
   }
 }
@@ -39,20 +35,33 @@ void fill_box_basis(const Prepared &p, size_t depth, const std::vector<double> &
 /// evaluation of its row.
 constexpr double kMargin = 1e-12;
 
-/// The first `rows` rows of `q` at their least over the box: positive entries times the least
-/// basis values, negative ones times the greatest, each side moved by kMargin. Returns the
-/// non-zeros read.
-Eigen::Index least_rows(const SignedRows &q, Eigen::Index rows, const Worker &w,
-                        Eigen::VectorXd &scratch, Eigen::VectorXd &out) {
-  out.resize(q.positive.rows());
-  out.head(rows).noalias() = q.positive.topRows(rows) * w.least_b;
-  out.head(rows) *= 1 - kMargin;
-  Eigen::Index nonzeros = q.positive.outerIndexPtr()[rows];
+/// The rows of `q` at their least over the box: positive entries times the least basis values,
+/// negative ones times the greatest, each side moved by kMargin. Returns the non-zeros read.
+Eigen::Index least_rows(const SignedRows &q, const Worker &w, Eigen::VectorXd &scratch,
+                        Eigen::VectorXd &out) {
+  out.noalias() = q.positive * w.least_b;
+  out *= 1 - kMargin;
   if (q.negative.nonZeros() == 0)
-    return nonzeros;
-  scratch.noalias() = q.negative.topRows(rows) * w.greatest_b;
-  out.head(rows) -= (1 + kMargin) * scratch;
-  return nonzeros + q.negative.outerIndexPtr()[rows];
+    return q.positive.nonZeros();
+  scratch.noalias() = q.negative * w.greatest_b;
+  out -= (1 + kMargin) * scratch;
+  return q.positive.nonZeros() + q.negative.nonZeros();
+}
+
+/// Row r of q_dataflow at its least over the box, computed when the box first reads it.
+double least_dataflow_row(const Prepared &p, Eigen::Index r, Worker &w) {
+  std::uint64_t &box = w.least_dataflow_box[static_cast<size_t>(r)];
+  if (box == w.boxes)
+    return w.least_dataflow(r);
+  box = w.boxes;
+  double positive = 0, negative = 0;
+  Eigen::Index nonzeros = 0;
+  for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros)
+    positive += it.value() * w.least_b(it.col());
+  for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros)
+    negative += it.value() * w.greatest_b(it.col());
+  w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
+  return w.least_dataflow(r) = (1 - kMargin) * positive - (1 + kMargin) * negative;
 }
 
 /// Dataflow d's least and greatest buffer words over the box: the largest of its operators' rows
@@ -89,9 +98,10 @@ bool box_admits(const Prepared &p, Eigen::Index d, std::uint64_t begin, Worker &
   Worker::Verdict &v = w.verdicts[static_cast<size_t>(p.bound_class[static_cast<size_t>(d)])];
   if (v.made != w.boxes) {
     v.made = w.boxes;
-    v.key = w.front.key_of(lower_bound(
-        p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
-        w.least_dataflow(dataflow_row(p, 0, d)), w.least_dataflow(dataflow_row(p, 1, d)), 0));
+    v.key = w.front.key_of(
+        lower_bound(p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
+                    least_dataflow_row(p, dataflow_row(p, 0, d), w),
+                    least_dataflow_row(p, dataflow_row(p, 1, d), w), 0));
     v.state = w.front.admits(v.key, std::numeric_limits<std::uint64_t>::max(), begin) ? State::Every
                                                                                       : State::Some;
   }
@@ -113,14 +123,13 @@ bool box_admits(const Prepared &p, Eigen::Index d, std::uint64_t begin, Worker &
 void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
                          const std::vector<Eigen::Index> &candidates,
                          std::vector<Eigen::Index> &open, Worker &w) {
-  fill_box_basis(p, depth, p.least_part, w, w.least_b);
-  fill_box_basis(p, depth, p.greatest_part, w, w.greatest_b);
+  fill_box_basis(p, depth, p.least_beyond, w, w.least_b);
+  fill_box_basis(p, depth, p.greatest_beyond, w, w.greatest_b);
   const bool early = buffer_first(p);
-  const Eigen::Index nonzeros =
-      least_rows(p.q_dataflow_signed, early ? p.q_dataflow.rows() : p.traffic_rows, w, w.scratch,
-                 w.least_dataflow) +
-      least_rows(p.q_compute_signed, p.q_compute.rows(), w, w.scratch, w.least_compute);
-  w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
+  w.least_dataflow.resize(p.q_dataflow.rows());
+  w.least_dataflow_box.resize(static_cast<size_t>(p.q_dataflow.rows()), 0);
+  w.matrix_flops +=
+      2.0 * static_cast<double>(least_rows(p.q_compute_signed, w, w.scratch, w.least_compute));
   w.box_bounds.resize(static_cast<size_t>(p.groups));
   for (Eigen::Index g = 0; g < p.groups; ++g)
     w.box_bounds[static_cast<size_t>(g)] = least_compute_side(p, w.least_compute, g, 0);
@@ -141,12 +150,13 @@ void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
     }
     double buffer = 0;
     for (Eigen::Index o = 0; o < p.ops; ++o)
-      buffer = std::max(buffer, w.least_dataflow(dataflow_row(p, 2 + o, d)));
+      buffer = std::max(buffer, least_dataflow_row(p, dataflow_row(p, 2 + o, d), w));
     if (buffer > p.capacity_words)
       continue;
-    const Objectives bound = lower_bound(
-        p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
-        w.least_dataflow(dataflow_row(p, 0, d)), w.least_dataflow(dataflow_row(p, 1, d)), buffer);
+    const Objectives bound =
+        lower_bound(p, w.box_bounds[static_cast<size_t>(p.group_of[static_cast<size_t>(d)])],
+                    least_dataflow_row(p, dataflow_row(p, 0, d), w),
+                    least_dataflow_row(p, dataflow_row(p, 1, d), w), buffer);
     if (w.front.admits(w.front.key_of(bound), static_cast<std::uint64_t>(d * p.spatial), begin))
       open.push_back(d);
   }
