@@ -72,7 +72,7 @@ std::string factor_text(const Workload &w, const std::vector<int> &order,
 }
 
 std::string keep_text(const Operator &op, std::uint32_t keep) {
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   std::string out;
   for (size_t t = 0; t < tensors.size(); ++t)
     if ((keep >> t & 1U) != 0)
@@ -106,7 +106,7 @@ double plan_utilisation(const PlanTotals &t, const Hardware &hw) {
 nlohmann::ordered_json mapping_json(const Hardware &hw, const Workload &w, const Operator &op,
                                     const OpMapping &m) {
   nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   for (size_t l = 0; l < m.levels.size(); ++l) {
     nlohmann::ordered_json level;
     level["level"] = hw.hierarchy.levels[l].name;

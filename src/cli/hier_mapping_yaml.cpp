@@ -14,7 +14,7 @@ namespace {
 struct SegmentView {
   const Workload &workload;
   const Operator &op;
-  std::vector<const TensorAccess *> tensors; // as OpMapping's keep bits index them
+  OperatorTensors tensors; // as OpMapping's keep bits index them
 };
 
 std::string dim_name(const SegmentView &v, int dim) {

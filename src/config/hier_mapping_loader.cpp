@@ -57,7 +57,7 @@ struct OpTensor {
 
 std::vector<OpTensor> op_tensors(const Operator &op) {
   std::vector<OpTensor> tensors;
-  const std::vector<const TensorAccess *> accesses = operator_tensors(op);
+  const OperatorTensors accesses = operator_tensors(op);
   for (size_t i = 0; i < accesses.size(); ++i)
     tensors.push_back({accesses[i]->tensor, tensor_role(op, i)});
   return tensors;

@@ -63,7 +63,6 @@ namespace dse {
 namespace {
 
 constexpr size_t kMinLevels = 2;
-constexpr size_t kMaxLevels = 5;
 constexpr std::int64_t kMaxComputeUnits = std::int64_t{1} << 31;
 
 constexpr std::array<std::pair<std::string_view, std::uint8_t>, 4> kRoles{{
@@ -96,7 +95,7 @@ std::vector<Entry> read_entries(const YamlMap &top) {
     levels += id.is_level ? 1 : 0;
     entries.push_back({std::move(id), list[i]});
   }
-  if (levels < kMinLevels || levels > kMaxLevels)
+  if (levels < kMinLevels || levels > kMaxStorageLevels)
     top.fail(list, "hierarchy must list 2 to 5 storage levels (a backing store and one to four "
                    "on-chip levels), got " +
                        std::to_string(levels));

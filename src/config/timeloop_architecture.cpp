@@ -48,7 +48,6 @@ namespace {
 constexpr std::int64_t kMaxInstances = std::int64_t{1} << 31;
 constexpr std::int64_t kMaxWordBits = 128;
 constexpr int kMinLevels = 2;
-constexpr int kMaxLevels = 5;
 
 const char *const kStorageClasses[] = {"DRAM", "SRAM", "regfile", "smartbuffer", "storage"};
 const char *const kComputeClasses[] = {"mac", "intmac", "fpmac", "compute"};
@@ -373,7 +372,7 @@ private:
 
   void check_shape(const YamlMap &arch) const {
     const int levels = hw_.hierarchy.depth();
-    if (levels < kMinLevels || levels > kMaxLevels)
+    if (levels < kMinLevels || levels > static_cast<int>(kMaxStorageLevels))
       arch.fail_plain(arch.node(), "dse reads 2 to 5 storage levels (the outermost and one to four "
                                    "on-chip levels); the architecture has " +
                                        std::to_string(levels));

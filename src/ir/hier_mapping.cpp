@@ -10,8 +10,8 @@ std::int64_t FanoutMapping::factor(int dim) const {
   return (at < x.size() ? x[at] : 1) * (at < y.size() ? y[at] : 1);
 }
 
-std::vector<const TensorAccess *> operator_tensors(const Operator &op) {
-  std::vector<const TensorAccess *> tensors;
+OperatorTensors operator_tensors(const Operator &op) {
+  OperatorTensors tensors;
   for (const TensorAccess &input : op.einsum.inputs)
     tensors.push_back(&input);
   tensors.push_back(&op.einsum.output);

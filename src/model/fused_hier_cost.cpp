@@ -4,6 +4,7 @@
 #include "dse/model/fused_hier_cost.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "dse/model/tiling.hpp"
 #include "hier_nest.hpp"
@@ -19,23 +20,31 @@ bool iterates(const ProblemOp &op, int dim) {
   return std::find(op.dims.begin(), op.dims.end(), dim) != op.dims.end();
 }
 
-/// Operator `o`'s loops at level 0: the prefix as scope loops (recompute loops included), then
-/// its sub-nest; `productions` is multiplied by the recompute trips (they enclose the producer).
-std::vector<Loop> level0_loops(const Problem &problem, const Dataflow &outer,
-                               const FusedTiles &tiles, int o, double &productions) {
-  std::vector<Loop> level0;
+/// Visits operator `o`'s loops at level 0 in nest order: the prefix as scope loops (recompute
+/// loops included), then its sub-nest; `productions` is multiplied by the recompute trips (they
+/// enclose the producer).
+template <class Visit>
+void for_each_level0_loop(const Problem &problem, const Dataflow &outer, const FusedTiles &tiles,
+                          int o, double &productions, const Visit &visit) {
   for (int d : outer.prefix) {
     const auto trips = static_cast<double>(tiles.trips[static_cast<size_t>(d)]);
     if (!iterates(problem.ops[static_cast<size_t>(o)], d))
       productions *= trips;
     if (trips > 1)
-      level0.push_back(Loop{0, d, trips, true});
+      visit(Loop{0, d, trips, true});
   }
   for (int d : outer.subnests[static_cast<size_t>(o)]) {
     const auto trips = static_cast<double>(tiles.trips[static_cast<size_t>(d)]);
     if (trips > 1)
-      level0.push_back(Loop{0, d, trips, false});
+      visit(Loop{0, d, trips, false});
   }
+}
+
+std::vector<Loop> level0_loops(const Problem &problem, const Dataflow &outer,
+                               const FusedTiles &tiles, int o, double &productions) {
+  std::vector<Loop> level0;
+  for_each_level0_loop(problem, outer, tiles, o, productions,
+                       [&](const Loop &loop) { level0.push_back(loop); });
   return level0;
 }
 
@@ -61,12 +70,12 @@ AtomTable level1_atoms(const Problem &problem, const FusedTiles &tiles) {
   return atom_table(sizes, Tiling{tiles.extent}, 1, 1);
 }
 
-/// Words of the whole padded tensor (every dimension at level-1 extent times level-0 trips).
-double padded_words(const TensorAccess &access, const FusedTiles &tiles) {
+/// The padded problem: every dimension at its level-1 extent times its level-0 trips.
+std::vector<std::int64_t> padded_extents(const FusedTiles &tiles) {
   std::vector<std::int64_t> whole(tiles.extent.size());
   for (size_t d = 0; d < whole.size(); ++d)
     whole[d] = tiles.extent[d] * tiles.trips[d];
-  return access.words(whole);
+  return whole;
 }
 
 /// The outer part with every form evaluated by `value`; `tiles` give the padded tensors.
@@ -74,6 +83,7 @@ template <class Value>
 FusedOuterCost outer_cost(const Problem &problem, const FusedOuterForms &forms,
                           const FusedTiles &tiles, bool first_read_elision, const Value &value) {
   const double elision = first_read_elision ? 1 : 0;
+  const std::vector<std::int64_t> padded = padded_extents(tiles);
   FusedOuterCost cost;
   cost.dram.tensors.resize(problem.tensors.size());
   cost.level1.tensors.resize(problem.tensors.size());
@@ -83,7 +93,7 @@ FusedOuterCost outer_cost(const Problem &problem, const FusedOuterForms &forms,
     level1.tile_words = value(traffic.footprint);
     if (problem.tensors[t].role != TensorRole::Intermediate) {
       const ProblemTensor &tensor = problem.tensors[t];
-      dram.tile_words = padded_words(tensor.access, tiles);
+      dram.tile_words = tensor.access.words(padded);
       if (tensor.role == TensorRole::Input) {
         dram.reads = value(traffic.reads);
       } else {
@@ -189,13 +199,18 @@ FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) 
 
 FusedLevel0Trips fused_level0_trips(const Problem &problem, const Dataflow &outer,
                                     const FusedTiles &tiles, int o) {
+  // As hier_nest::tile_deliveries over the level-0 loops, for every tensor in one pass.
+  const OperatorTensors tensors = operator_tensors(problem.op(o));
+  std::array<double, 3> to_last_indexing{1, 1, 1};
   FusedLevel0Trips trips;
-  Nest level0;
-  level0.loops = level0_loops(problem, outer, tiles, o, trips.productions);
-  for (const TensorAccess *access : operator_tensors(problem.op(o)))
-    trips.to_last_indexing.push_back(hier_nest::tile_deliveries(level0, *access, 1));
-  for (const Loop &loop : level0.loops)
+  for_each_level0_loop(problem, outer, tiles, o, trips.productions, [&](const Loop &loop) {
     trips.all *= loop.trips;
+    for (size_t t = 0; t < tensors.size(); ++t)
+      if (loop.scope || tensors[t]->uses(loop.dim))
+        to_last_indexing[t] = trips.all;
+  });
+  for (size_t t = 0; t < tensors.size(); ++t)
+    trips.to_last_indexing.push_back(to_last_indexing[t]);
   return trips;
 }
 

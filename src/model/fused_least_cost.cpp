@@ -3,6 +3,9 @@
 #include "dse/model/fused_least_cost.hpp"
 
 #include <algorithm>
+#include <array>
+
+#include "dse/support/check.hpp"
 
 namespace dse {
 
@@ -37,18 +40,24 @@ FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &p
     c.macs *= static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
                                   tiles.trips[static_cast<size_t>(d)]);
   c.utilised_units = static_cast<double>(h.compute_units());
-  const std::vector<const TensorAccess *> tensors = operator_tensors(problem.op(o));
+  const OperatorTensors tensors = operator_tensors(problem.op(o));
   const size_t output = tensors.size() - 1;
-  std::vector<double> tile_arrivals;
+  std::array<double, 3> tile_arrivals{};
+  c.levels[1].tensors.resize(tensors.size(), HierTensorCounts{});
   for (size_t t = 0; t < tensors.size(); ++t) {
-    tile_arrivals.push_back(trips.to_last_indexing[t] * tensors[t]->words(tiles.extent));
-    HierTensorCounts &counts = c.levels[1].tensors.emplace_back(HierTensorCounts{}).value();
+    tile_arrivals[t] = trips.to_last_indexing[t] * tensors[t]->words(tiles.extent);
+    HierTensorCounts &counts = *c.levels[1].tensors[t];
     (t == output ? counts.updates : counts.reads) = tile_arrivals[t];
   }
   if (shape == nullptr)
     return c;
-  std::vector<double> instances(h.levels.size() + 1, 1); // per level, the compute units last
-  std::vector<std::vector<double>> copies(h.levels.size(), std::vector<double>(tensors.size(), 1));
+  DSE_CHECK(h.levels.size() <= kMaxStorageLevels,
+            std::to_string(h.levels.size()) + " storage levels in a hierarchy");
+  // Per level (the compute units last), its instances, and the copies of each tensor.
+  std::array<double, kMaxStorageLevels + 1> instances{};
+  std::array<std::array<double, 3>, kMaxStorageLevels> copies{};
+  instances[0] = 1;
+  copies[0] = {1, 1, 1};
   for (size_t l = 1; l <= h.levels.size(); ++l) {
     instances[l] = instances[l - 1];
     if (l < h.levels.size())
@@ -61,8 +70,8 @@ FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &p
             copies[l][t] *= static_cast<double>(f.factor(d));
       }
   }
-  c.utilised_units = instances.back();
-  std::vector<double> reads(h.levels.size()), fills(h.levels.size()), updates(h.levels.size());
+  c.utilised_units = instances[h.levels.size()];
+  std::array<double, kMaxStorageLevels> reads{}, fills{}, updates{};
   for (size_t t = 0; t < tensors.size(); ++t) {
     size_t keeper = 1;
     for (size_t l = 2; l < h.levels.size(); ++l)

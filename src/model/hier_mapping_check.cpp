@@ -33,7 +33,7 @@ int bound_dim(const MapspaceName &n, const Workload &w, const Operator &op) {
 bool workload_has_tensor(const Workload &w, const std::string &name) {
   for (const Operator &op : w.ops)
     for (const TensorAccess *t :
-         op.kind == OpKind::Einsum ? operator_tensors(op) : std::vector<const TensorAccess *>{})
+         op.kind == OpKind::Einsum ? operator_tensors(op) : OperatorTensors{})
       if (t->tensor == name)
         return true;
   return false;
@@ -45,7 +45,7 @@ std::uint32_t bound_tensors(std::uint8_t roles, const std::vector<MapspaceName> 
   for (const MapspaceName &n : names)
     if (!workload_has_tensor(w, n.name))
       unknown_name(n, "tensor", w);
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   std::uint32_t bits = 0;
   for (size_t t = 0; t < tensors.size(); ++t) {
     const bool named = std::any_of(names.begin(), names.end(), [&](const MapspaceName &n) {
@@ -67,7 +67,7 @@ std::string rule_text(const MapspaceRule &r) {
 /// Fails when the operator's tensor the rule keeps is one the level may not hold, or one it also
 /// bypasses (a tensor named once by name and once by role).
 void check_keep_bits(const LevelConstraint &c, const StorageLevel &level, const Operator &op) {
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   for (size_t t = 0; t < tensors.size(); ++t) {
     if ((c.keep >> t & 1U) == 0)
       continue;
@@ -249,7 +249,7 @@ Violation check_fanouts(const Hierarchy &h, const Workload &w, const Operator &o
 }
 
 Violation check_keeps(const Hierarchy &h, const Operator &op, const OpMapping &m) {
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   const std::uint32_t all = (1U << tensors.size()) - 1;
   if ((m.levels[0].keep & all) != all)
     return level_name(h, 0) + " must keep every tensor";
@@ -266,7 +266,7 @@ Violation check_keeps(const Hierarchy &h, const Operator &op, const OpMapping &m
 
 /// The first tensor bit set in `bits`, by name.
 std::string first_tensor(std::uint32_t bits, const Operator &op) {
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   size_t t = 0;
   while ((bits >> t & 1U) == 0)
     ++t;

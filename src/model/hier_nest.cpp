@@ -143,7 +143,7 @@ double instances(const Nest &n, int level) {
 HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,
                          int level, double macs, double elision) {
   const StorageLevel &storage = hw.hierarchy.levels[static_cast<size_t>(level)];
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   HierLevelCost cost;
   cost.instances = static_cast<std::int64_t>(instances(n, level));
   cost.tensors.resize(tensors.size());

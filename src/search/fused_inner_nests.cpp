@@ -207,7 +207,7 @@ private:
   const Hierarchy &h_;
   const Workload &w_;
   const Operator &op_;
-  const std::vector<const TensorAccess *> tensors_;
+  const OperatorTensors tensors_;
   const std::vector<int> dims_;
   const std::vector<bool> &refilled_at_level1_;
   const bool prune_;

@@ -74,7 +74,7 @@ HierDeliveryCost::HierDeliveryCost(const Hardware &hw, const Workload &workload,
     : hw_(hw), latency_model_(latency_model) {
   const Hierarchy &h = hw.hierarchy;
   const std::vector<int> dims = op.dims();
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   DSE_CHECK(h.levels.size() <= kMaxHierLevels && tensors.size() <= kMaxHierTensors,
             "a hierarchy or einsum larger than the fast evaluation holds");
   tensors_ = tensors.size();

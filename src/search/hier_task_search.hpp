@@ -27,7 +27,7 @@ struct HierSearchSpace {
   const Operator &op;
   const HierSearchOptions &options;
   std::vector<int> dims;
-  std::vector<const TensorAccess *> tensors;
+  OperatorTensors tensors;
   std::vector<std::uint64_t> relevant; // per tensor: a bit per workload dimension it uses
   BoundMapspace rules;
   std::vector<std::vector<std::vector<FanoutMapping>>> rows; // spatial rows: per gap, fan-outs

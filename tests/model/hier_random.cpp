@@ -114,7 +114,7 @@ std::string level_text(const StorageLevel &level, const LevelMapping &mapping, c
                        const Workload &workload) {
   std::ostringstream text;
   text << level.name << " keep {";
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   const char *separator = "";
   for (size_t t = 0; t < tensors.size(); ++t)
     if ((mapping.keep >> t & 1u) != 0) {

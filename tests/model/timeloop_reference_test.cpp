@@ -32,7 +32,7 @@ void expect_within_one_cycle(double actual, double expected, const std::string &
 
 /// One level's counts, energy and cycles against Timeloop's statistics of that level.
 void expect_level(const HierLevelCost &level, const OpMapping &mapping, size_t index,
-                  const std::vector<const TensorAccess *> &tensors, const YAML::Node &stats) {
+                  const OperatorTensors &tensors, const YAML::Node &stats) {
   for (size_t t = 0; t < tensors.size(); ++t) {
     const std::string &name = tensors[t]->tensor;
     const YAML::Node counts = stats["tensors"][name];
@@ -57,7 +57,7 @@ void expect_statistics(const Hardware &hw, const Workload &workload, const OpMap
   const Operator &op = workload.ops.front();
   const HierCost cost =
       evaluate_hier_mapping(hw, workload, op, mapping, elision, LatencyModel::Roofline);
-  const std::vector<const TensorAccess *> tensors = operator_tensors(op);
+  const OperatorTensors tensors = operator_tensors(op);
   ASSERT_EQ(cost.levels.size(), hw.hierarchy.levels.size());
   for (size_t l = 0; l < cost.levels.size(); ++l) {
     const std::string &name = hw.hierarchy.levels[l].name;

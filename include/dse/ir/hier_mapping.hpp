@@ -9,6 +9,7 @@
 
 #include "dse/ir/workload.hpp"
 #include "dse/support/error.hpp"
+#include "dse/support/fixed_vector.hpp"
 
 namespace dse {
 
@@ -65,7 +66,9 @@ struct HierSegmentMapping {
 
 /// The tensors of an einsum in the order the hierarchical model indexes them: its inputs in
 /// order, then its output.
-std::vector<const TensorAccess *> operator_tensors(const Operator &op);
+using OperatorTensors = FixedVector<const TensorAccess *, 3>;
+
+OperatorTensors operator_tensors(const Operator &op);
 
 /// Role bits (role::k* of dse/ir/hierarchy.hpp) of the operator's tensor `index`.
 std::uint8_t tensor_role(const Operator &op, size_t index);

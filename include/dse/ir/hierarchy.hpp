@@ -101,6 +101,9 @@ struct MapspaceRule {
   bool operator==(const MapspaceRule &) const = default;
 };
 
+/// The most storage levels a hierarchy has: the backing store and up to four on-chip levels.
+constexpr size_t kMaxStorageLevels = 5;
+
 /// The whole hierarchy: levels[0] is the backing store (DRAM); fanouts[l] lists the fan-outs
 /// below levels[l] and above levels[l + 1], outermost first (fanouts.back(): above the compute
 /// units). fanouts.size() == levels.size().

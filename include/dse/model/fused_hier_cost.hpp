@@ -75,7 +75,7 @@ FusedOuterCost fused_outer_cost_bound(const Problem &problem, const FusedOuterFo
 /// all of level 0's loops, and the productions (the recompute trips of a producer, else 1). Two
 /// trees with the same values give every nest the same cost.
 struct FusedLevel0Trips {
-  std::vector<double> to_last_indexing; // per operator tensor (operator_tensors order)
+  FixedVector<double, 3> to_last_indexing; // per operator tensor (operator_tensors order)
   double all = 1;
   double productions = 1;
 };
