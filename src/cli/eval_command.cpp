@@ -114,7 +114,6 @@ void add_vector_passes(const Hardware &hw, const Workload &workload, int einsum,
 
 int run_hier_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel model) {
   const Workload workload = load_eval_workload(args);
-  require_no_residuals(workload);
   const std::vector<HierSegmentMapping> segments = load_eval_mapping(args, hw, workload);
   const bool elision = hw.hierarchy.first_read_elision && !args.no_first_read_elision;
   std::vector<HierSegmentReport> reports;

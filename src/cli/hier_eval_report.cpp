@@ -61,6 +61,11 @@ void write_segment_text(std::ostringstream &out, const Hardware &hw, const HierS
   const HierCost &c = s.cost;
   out << "segment: " << escape_control(segment_name(s)) << (s.ops.size() > 1 ? " (fused)" : "")
       << "\n";
+  for (const Operator *op : s.ops)
+    if (!op->einsum.residual.empty())
+      out << "  residual: " << escape_control(op->einsum.output.tensor) << " starts from "
+          << escape_control(op->einsum.residual) << " (the first read of each of its elements, "
+          << "never elided, reads the residual)\n";
   for (size_t l = 0; l < c.levels.size(); ++l) {
     const StorageLevel &storage = hw.hierarchy.levels[l];
     const HierLevelCost &level = c.levels[l];
@@ -125,6 +130,9 @@ nlohmann::ordered_json segment_json(const Hardware &hw, const HierSegmentReport 
   else
     for (const Operator *op : s.ops)
       j["operators"].push_back(op->name);
+  for (const Operator *op : s.ops)
+    if (!op->einsum.residual.empty())
+      j["residuals"][op->einsum.output.tensor] = op->einsum.residual;
   j["levels"] = nlohmann::ordered_json::array();
   for (size_t l = 0; l < c.levels.size(); ++l)
     j["levels"].push_back(level_json(hw.hierarchy.levels[l], s.tensors, c.levels[l]));

@@ -107,9 +107,8 @@ private:
         if (t.is_output || t.consumers.size() != 1)
           break;
         const int next = t.consumers[0];
-        // Today's model counts a residual add as its einsum's; general hierarchies run it alone.
-        const bool residual =
-            hw_.is_legacy() && adds_only_weights(u) && residual_operand(g_, next, cur) >= 0;
+        // A residual add is counted as its einsum's: the output starts from the residual.
+        const bool residual = adds_only_weights(u) && residual_operand(g_, next, cur) >= 0;
         if (!residual && (!is_attachable(g_, next) || g_.data_input(next) != cur))
           break;
         u.attached.push_back(next);

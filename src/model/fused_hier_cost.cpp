@@ -82,7 +82,6 @@ std::vector<std::int64_t> padded_extents(const FusedTiles &tiles) {
 template <class Value>
 FusedOuterCost outer_cost(const Problem &problem, const FusedOuterForms &forms,
                           const FusedTiles &tiles, bool first_read_elision, const Value &value) {
-  const double elision = first_read_elision ? 1 : 0;
   const std::vector<std::int64_t> padded = padded_extents(tiles);
   FusedOuterCost cost;
   cost.dram.tensors.resize(problem.tensors.size());
@@ -97,8 +96,9 @@ FusedOuterCost outer_cost(const Problem &problem, const FusedOuterForms &forms,
       if (tensor.role == TensorRole::Input) {
         dram.reads = value(traffic.reads);
       } else {
+        const bool elided = elides_first_read(problem.op(tensor.owner), first_read_elision);
         dram.updates = value(traffic.writes);
-        dram.reads = dram.updates - elision * dram.tile_words;
+        dram.reads = dram.updates - (elided ? dram.tile_words : 0);
       }
       level1.fills = dram.reads;
       cost.dram.tensors[t] = dram;
@@ -255,8 +255,9 @@ FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem
   cost.utilised_units = hier_nest::instances(n, n.compute);
   cost.levels.resize(1);
   for (int l = 1; l < n.compute; ++l)
-    cost.levels.push_back(hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs,
-                                                first_read_elision ? 1 : 0));
+    cost.levels.push_back(
+        hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs,
+                              elides_first_read(problem.op(o), first_read_elision) ? 1 : 0));
   return cost;
 }
 

@@ -51,11 +51,8 @@ double backing_store_cycles(const Hardware &hw, double reads, double writes) {
                    (reads + writes) / (r.load + r.store + r.both)});
 }
 
-void require_no_residuals(const Workload &workload) {
-  for (const Operator &op : workload.ops)
-    if (!op.einsum.residual.empty())
-      throw UserError(op.where, "op '" + op.name + "' adds the residual '" + op.einsum.residual +
-                                    "': general hierarchies do not count residuals yet");
+bool elides_first_read(const Operator &op, bool first_read_elision) {
+  return first_read_elision && op.einsum.residual.empty();
 }
 
 HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
@@ -69,7 +66,7 @@ HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, con
       static_cast<double>(cost.utilised_units) / static_cast<double>(hw.hierarchy.compute_units());
   cost.compute_cycles = cost.macs / static_cast<double>(cost.utilised_units);
   cost.compute_energy_pj = cost.macs * hw.hierarchy.mac_pj;
-  const double elision = first_read_elision ? 1 : 0;
+  const double elision = elides_first_read(op, first_read_elision) ? 1 : 0;
   for (int level = 0; level < n.compute; ++level)
     cost.levels.push_back(hier_nest::level_cost(hw, n, op, mapping, level, cost.macs, elision));
   settle_latency_and_energy(cost, latency_model);

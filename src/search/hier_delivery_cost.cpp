@@ -95,7 +95,7 @@ HierDeliveryCost::HierDeliveryCost(const Hardware &hw, const Workload &workload,
   const auto utilised_units = static_cast<std::int64_t>(instances_of(compute));
   compute_cycles_ = macs_ / static_cast<double>(utilised_units);
   compute_energy_pj_ = macs_ * h.mac_pj;
-  const double elision = first_read_elision ? 1 : 0;
+  const double elision = elides_first_read(op, first_read_elision) ? 1 : 0;
   for (size_t l = 0; l < compute; ++l) {
     Level &level = levels_[l];
     level.instances = instances_of(l);

@@ -65,9 +65,7 @@ public:
       : hw_(hw), workload_(workload), options_(composable(options)), policy_(options_.objectives),
         attached_words_(attached_input_words(workload)),
         fusion_(options.fusion && hw.hierarchy.mapspace.empty() &&
-                hw.hierarchy.levels[1].holds == role::kAll) {
-    require_no_residuals(workload);
-  }
+                hw.hierarchy.levels[1].holds == role::kAll) {}
 
   /// The chain's front: per link the operators alone, or the link fused with the next.
   std::vector<HierPlan> chain_front(const Chain &chain) {

@@ -183,6 +183,38 @@ TEST_F(HierExploreTest, FusedPairsRoundTripThroughEmitMappingAndEval) {
   EXPECT_NE(verbose.err.find(" loop trees; "), std::string::npos) << verbose.err;
 }
 
+// The FFN's output starts from a residual: alone or fused, every front point evaluates back to
+// itself, its report names the residual, and the output's first reads at DRAM are not elided
+// (each element's first read reads R), so its reads there equal its updates.
+TEST_F(HierExploreTest, AResidualRoundTripsThroughEmitMappingAndEval) {
+  std::string workload = kSmallFfn;
+  const std::string down = "einsum: \"O[m,l] += G[m,n] * W2[n,l]\"";
+  workload.replace(workload.find(down), down.size(), down + ", residual: R");
+  write("w.yaml", workload);
+  const std::vector<std::string> args = {
+      "explore",        "--hw",         repo_file("hw_configs/a16-timeloop.yaml"),
+      "--workload",     "w.yaml",       "--objectives",
+      "latency,buffer", "--hier-fusion"};
+  const Csv front = parse_csv(run_ok(args).out);
+  ASSERT_GT(front.rows.size(), 1u);
+  size_t fused = 0;
+  for (size_t i = 0; i < front.rows.size(); ++i) {
+    fused += front.text(i, "mapping").starts_with("up + down (fused)") ? 1 : 0;
+    write("m.yaml", run_ok(concat(args, {"--emit-mapping", std::to_string(i)})).out);
+    const std::vector<std::string> eval = {"eval",   "--hw",      args[2], "--workload",
+                                           "w.yaml", "--mapping", "m.yaml"};
+    const nlohmann::json doc = nlohmann::json::parse(run_ok(concat(eval, {"--json"})).out);
+    EXPECT_DOUBLE_EQ(doc["total"]["latency_s"].get<double>(), front.number(i, "latency_s"));
+    EXPECT_DOUBLE_EQ(doc["total"]["energy_pj"].get<double>(), front.number(i, "energy_pj"));
+    const nlohmann::json &last = doc["segments"].back();
+    EXPECT_EQ(last["residuals"], nlohmann::json({{"O", "R"}})) << last.dump();
+    const nlohmann::json &o = last["levels"][0]["tensors"]["O"];
+    EXPECT_EQ(o["reads"], o["updates"]) << o.dump();
+    EXPECT_NE(run_ok(eval).out.find("\n  residual: O starts from R ("), std::string::npos);
+  }
+  EXPECT_GT(fused, 0u);
+}
+
 TEST_F(HierExploreTest, WithoutHierFusionNoPairIsFused) {
   write("w.yaml", kSmallFfn);
   const Csv front = parse_csv(run_ok({"explore", "--hw", repo_file("hw_configs/a16-timeloop.yaml"),

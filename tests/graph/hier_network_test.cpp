@@ -55,11 +55,15 @@ TEST_F(HierNetwork, CoversEveryNodeOnceAndCountsTheGraphsMacs) {
     graph_macs += node_macs(graph, static_cast<int>(v));
   EXPECT_EQ(macs, graph_macs);
   EXPECT_EQ(plan.schedule.total.macs, graph_macs);
-  // The residual add runs alone: general hierarchies count no residual inside an einsum.
-  const auto residual = std::find_if(plan.schedule.segments.begin(), plan.schedule.segments.end(),
-                                     [](const Segment &s) { return s.label == "residual"; });
+  // The residual add (and its ReLU) belong to the convolution whose output starts from it.
+  const auto residual = std::find_if(
+      plan.schedule.segments.begin(), plan.schedule.segments.end(), [&](const Segment &s) {
+        return std::any_of(s.nodes.begin(), s.nodes.end(),
+                           [&](int v) { return graph.node(v).name == "residual"; });
+      });
   ASSERT_NE(residual, plan.schedule.segments.end());
-  EXPECT_EQ(residual->kind, SegmentKind::Vector);
+  EXPECT_EQ(residual->kind, SegmentKind::Single);
+  EXPECT_EQ(graph.node(residual->nodes.front()).name, "block_conv2");
 }
 
 TEST_F(HierNetwork, EachSegmentIsItsOwnSearchsBestPoint) {
@@ -96,14 +100,18 @@ TEST_F(HierNetwork, NoSegmentMovesFewerWordsThanItReadsAndWrites) {
   for (const Segment &s : plan.schedule.segments) {
     if (s.eliminated)
       continue;
-    // The operands of a segment's einsum and its result cross the backing store at least once:
-    // the intermediates inside a segment need not. (Biases are not einsum operands: a Gemm's
-    // is an elementwise add of the result, a Conv's is not counted.)
+    // The operands of a segment's einsum, the residual its result starts from and its result
+    // cross the backing store at least once: the intermediates inside a segment need not.
+    // (Biases are not einsum operands: a Gemm's is an elementwise add of the result, a Conv's
+    // is not counted.)
     double words = 0;
     if (s.kind == SegmentKind::Single) {
       const GraphNode &compute = graph.node(s.nodes.front());
       for (size_t i = 0; i < 2; ++i)
         words += static_cast<double>(element_count(graph.tensor(compute.inputs[i]).shape));
+      for (auto v = s.nodes.begin() + 1; v != s.nodes.end(); ++v)
+        if (const int r = residual_operand(graph, *v, graph.node(*(v - 1)).outputs[0]); r >= 0)
+          words += static_cast<double>(element_count(graph.tensor(r).shape));
       words += node_output_words(graph, s.nodes.back());
     } else {
       words =

@@ -208,8 +208,8 @@ Box FusedWalk::level1_box(int tensor) const {
 }
 
 /// Allocates the level-1 tile of `tensor`: an input is filled whole from level 0, the output when
-/// partial sums of it went back before (or always without first-read elision), the
-/// intermediate never.
+/// partial sums of it went back before (or always without first-read elision, or when its
+/// einsum starts it from a residual), the intermediate never.
 void FusedWalk::allocate(int tensor) {
   const auto t = static_cast<size_t>(tensor);
   const Box box = level1_box(tensor);
@@ -219,7 +219,7 @@ void FusedWalk::allocate(int tensor) {
     load = true;
     break;
   case TensorRole::Output:
-    load = !elision_;
+    load = !elision_ || !p_.op(p_.tensors[t].owner).einsum.residual.empty();
     for (std::int64_t element : elements(tensor, box))
       load = load || written_[t][static_cast<size_t>(element)];
     break;

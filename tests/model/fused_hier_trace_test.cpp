@@ -292,11 +292,14 @@ std::string differences(const fused_hier_trace::TraceCounts &walk, const FusedHi
   return text.str();
 }
 
+/// With `residual`, the consumer starts its output from a residual `R` (read at its indices).
 void expect_model_equals_walk(fused_hier_random::ChainKind kind, std::uint64_t first_seed,
-                              int cases) {
+                              int cases, bool residual = false) {
   for (std::uint64_t seed = first_seed; seed < first_seed + static_cast<std::uint64_t>(cases);
        ++seed) {
-    const fused_hier_random::Case c = fused_hier_random::random_case(seed, kind);
+    fused_hier_random::Case c = fused_hier_random::random_case(seed, kind);
+    if (residual)
+      c.workload.ops[1].einsum.residual = "R";
     const Problem problem = fused_hier_random::fused_problem(c);
     ASSERT_EQ(fused_hier_mapping_problem(c.hardware, problem, c.mapping), "")
         << "seed " << seed << "\n"
@@ -317,6 +320,12 @@ TEST(FusedHierTrace, ModelEqualsTraceOnRandomFusedPairs) {
 
 TEST(FusedHierTrace, ModelEqualsTraceOnRandomBatchedFusedPairs) {
   expect_model_equals_walk(fused_hier_random::ChainKind::BatchedGemm, 1001, 100);
+}
+
+// The walk loads the residual into each level-1 tile of the output at its first allocation and
+// down every nest at each element's first arrival; the model counts those arrivals unelided.
+TEST(FusedHierTrace, ModelEqualsTraceOnRandomFusedPairsEndingInAResidual) {
+  expect_model_equals_walk(fused_hier_random::ChainKind::Gemm, 2001, 100, true);
 }
 
 } // namespace

@@ -230,7 +230,9 @@ private:
 Walk::Walk(const Hierarchy &hierarchy, const Operator &op, const OpMapping &mapping, int root,
            bool elision, size_t dims)
     : nest_(build_nest(hierarchy, mapping, dims)), root_(root),
-      first_loop_(nest_.temporal_above.at(static_cast<size_t>(root))), elision_(elision) {
+      first_loop_(nest_.temporal_above.at(static_cast<size_t>(root))),
+      // An output that starts from a residual reads the residual's word at its first arrival.
+      elision_(elision && op.einsum.residual.empty()) {
   DSE_CHECK(root < nest_.compute_level() && instances(root) == 1,
             "the root of a walk is a storage level with one instance");
   for (const LevelMapping &level : mapping.levels)

@@ -109,6 +109,22 @@ TEST(HierSearch, PrunedEqualsBruteForceWithoutElisionAndSequentialLatency) {
   expect_exact_pruned_front(two_on_chip_levels(24, 2, 2, 3), gemm(4, 8, 4), options);
 }
 
+// The output starts from R: its first arrivals are R's reads, which the bounds must count too.
+TEST(HierSearch, PrunedEqualsBruteForceOnAGemmWithAResidual) {
+  const Workload w = parse_workload(test_common::workload_header("residual", "m: 8, k: 4, n: 8") +
+                                        "  - {name: mm, einsum: \"C[m,n] += A[m,k] * B[k,n]\", "
+                                        "residual: R}\n",
+                                    "residual.yaml");
+  expect_exact_pruned_front(two_on_chip_levels(40, 2, 2, 4), w, {});
+  // Its front is the front of the same GEMM without the residual, counted without elision.
+  HierSearchOptions without_elision;
+  without_elision.first_read_elision = false;
+  const Hardware hw = two_on_chip_levels(40, 2, 2, 4);
+  const Workload plain = gemm(8, 4, 8);
+  EXPECT_EQ(front_values(search_hier_front(hw, w, w.ops[0], {})),
+            front_values(search_hier_front(hw, plain, plain.ops[0], without_elision)));
+}
+
 TEST(HierSearch, PrunedEqualsBruteForceOnThreeOnChipLevels) {
   expect_exact_pruned_front(three_on_chip_levels(), gemm(4, 2, 4), {});
 }

@@ -52,8 +52,10 @@ double port_cycles(const StorageLevel &level, double reads, double writes);
 /// Level 0's time for its reads and updates: its port and the hardware's DMA units.
 double backing_store_cycles(const Hardware &hw, double reads, double updates);
 
-/// Throws UserError at the first einsum with a residual: general hierarchies do not count them.
-void require_no_residuals(const Workload &workload);
+/// Whether first-read elision removes the first arrival of each of `op`'s output elements: when
+/// the hardware elides (`first_read_elision`) and the einsum does not start from a residual,
+/// whose words are that first arrival (docs/HIERARCHY.md §4.2).
+bool elides_first_read(const Operator &op, bool first_read_elision);
 
 /// Evaluates `mapping` of einsum `op` on `hw.hierarchy`. The mapping must be legal
 /// (dse/model/hier_mapping_check.hpp); capacities are not checked here (compare buffer_words
