@@ -65,11 +65,16 @@ public:
       options_.cache = std::make_shared<CandidateCache>();
   }
 
+  /// The chain's front. A segment that an earlier chain (of another split of the workload) had
+  /// too is the same problem: its front is taken, not searched again.
   std::vector<FrontPoint> chain_front(const Chain &chain) {
     prepare_chain(chain);
-    const auto segment = [&](size_t i, size_t j) {
+    const auto search_segment = [&](size_t i, size_t j) {
       std::optional<Problem> problem = segment_problem(chain, i, j);
       return problem ? search(std::move(*problem)) : std::vector<FrontPoint>{};
+    };
+    const auto segment = [&](size_t i, size_t j) {
+      return segments_.of(chain, i, j, search_segment);
     };
     return segmented_front(chain.links.size(), longest_segment(), segment, FrontPoint{},
                            SequencePolicy(options_.objectives));
@@ -205,6 +210,7 @@ private:
   EstimateReporter estimate_;
   ExploreResult result_;
   std::vector<double> min_need_;
+  SegmentFronts<FrontPoint> segments_;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {

@@ -67,15 +67,18 @@ public:
         fusion_(options.fusion && hw.hierarchy.mapspace.empty() &&
                 hw.hierarchy.levels[1].holds == role::kAll) {}
 
-  /// The chain's front: per link the operators alone, or the link fused with the next.
+  /// The chain's front: per link the operators alone, or the link fused with the next. A
+  /// segment that an earlier chain (of another split of the workload) had too is taken, not
+  /// searched again.
   std::vector<HierPlan> chain_front(const Chain &chain) {
-    const auto segment = [&](size_t i, size_t j) {
+    const auto search = [&](size_t i, size_t j) {
       if (j == i + 1)
         return link_alone(chain.links[i]);
       if (!fusion_ || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
         return std::vector<HierPlan>{};
       return fused_pair(chain.links[i], chain.links[i + 1]);
     };
+    const auto segment = [&](size_t i, size_t j) { return segments_.of(chain, i, j, search); };
     return segmented_front(chain.links.size(), 2, segment, HierPlan{}, policy_);
   }
 
@@ -141,6 +144,7 @@ private:
   const std::vector<double> attached_words_;
   const bool fusion_;
   HierExploreResult result_;
+  SegmentFronts<HierPlan> segments_;
 };
 
 } // namespace

@@ -89,6 +89,30 @@ TEST(DagExplore, FrontIsTheUnionOfEverySplitsFront) {
   EXPECT_FALSE(same_front(fronts[0], undominated(fronts[1])));
 }
 
+// The splits share segments (q alone is in two of them, pv fused with the output projection in
+// two): each is searched once, its front taken again by the other splits.
+TEST(DagExplore, EachSegmentIsSearchedOnceWhateverTheSplitsThatHoldIt) {
+  const Workload w = block_and_splits().front();
+  SearchOptions options;
+  options.threads = 2;
+  const ExploreResult r =
+      explore(w, load_hardware(test_common::repo_file("hw_configs/edge-16x16-32k.yaml")), options);
+  std::map<std::string, int> searched;
+  for (const ProblemSummary &s : r.summaries)
+    ++searched[s.label];
+  EXPECT_EQ(searched.size(), r.summaries.size());
+  EXPECT_EQ(searched.count("q"), 1U);
+  EXPECT_EQ(searched.count("pv+o fused"), 1U);
+
+  const HierExploreResult h =
+      explore_hier(load_hardware(test_common::repo_file("hw_configs/a16-timeloop.yaml")), w, {});
+  std::map<std::vector<int>, int> segments;
+  for (const HierSegmentFront &s : h.segments)
+    ++segments[s.ops];
+  EXPECT_EQ(segments.size(), h.segments.size());
+  EXPECT_EQ(segments.size(), w.ops.size()); // every einsum and the softmax, alone
+}
+
 TEST(DagExplore, HierarchyFrontIsTheUnionOfEverySplitsFront) {
   const Hardware hw = load_hardware(test_common::repo_file("hw_configs/a16-timeloop.yaml"));
   HierSearchOptions options;

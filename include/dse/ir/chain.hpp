@@ -3,6 +3,7 @@
 // splits into chains in several ways, each searched.
 #pragma once
 
+#include <compare>
 #include <cstdint>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace dse {
 struct ChainLink {
   int einsum_op = -1;
   std::vector<int> attached_ops;
+
+  auto operator<=>(const ChainLink &) const = default;
 };
 
 /// Einsums in producer -> consumer order: each link's output (after its attached operators) is

@@ -119,6 +119,26 @@ segmented_front(size_t links, size_t longest, SegmentFront &&segment,
   return from[0];
 }
 
+/// The fronts of chain segments, each searched once: the same run of links in chains of different
+/// splits of a workload (chain_splits) is the same problem, so its front is taken again.
+template <class Point> class SegmentFronts {
+public:
+  /// The front of links i to j - 1 of `chain`: `search(i, j)`'s, asked the first time these
+  /// links come.
+  template <class Search>
+  const std::vector<Point> &of(const Chain &chain, size_t i, size_t j, Search &&search) {
+    std::vector<ChainLink> links(chain.links.begin() + static_cast<std::ptrdiff_t>(i),
+                                 chain.links.begin() + static_cast<std::ptrdiff_t>(j));
+    if (const auto seen = fronts_.find(links); seen != fronts_.end())
+      return seen->second;
+    std::vector<Point> front = search(i, j);
+    return fronts_.emplace(std::move(links), std::move(front)).first->second;
+  }
+
+private:
+  std::map<std::vector<ChainLink>, std::vector<Point>> fronts_;
+};
+
 /// The points of every split of a workload into chains (chain_splits): per split, its chains'
 /// fronts run one after another, and the splits' points together, not filtered. `chain_front`
 /// is asked once per chain, however many splits hold it, in the order the splits reach it.
