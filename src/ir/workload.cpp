@@ -52,10 +52,15 @@ static void append_dims(const TensorAccess &access, std::vector<int> &out) {
 
 std::vector<int> Operator::dims() const {
   std::vector<int> out;
+  dims_into(out);
+  return out;
+}
+
+void Operator::dims_into(std::vector<int> &out) const {
+  out.clear();
   append_dims(einsum.output, out);
   for (const TensorAccess &in : einsum.inputs)
     append_dims(in, out);
-  return out;
 }
 
 std::vector<int> Operator::reduction_dims() const {

@@ -40,25 +40,19 @@ void for_each_level0_loop(const Problem &problem, const Dataflow &outer, const F
   }
 }
 
-std::vector<Loop> level0_loops(const Problem &problem, const Dataflow &outer,
-                               const FusedTiles &tiles, int o, double &productions) {
-  std::vector<Loop> level0;
-  for_each_level0_loop(problem, outer, tiles, o, productions,
-                       [&](const Loop &loop) { level0.push_back(loop); });
-  return level0;
-}
-
-/// Operator `o`'s nest: its level-0 loops, then its own blocks below level 0.
-Nest fused_nest(const Problem &problem, const Dataflow &outer, const FusedTiles &tiles, int o,
-                const OpMapping &mapping) {
-  Nest n = hier_nest::flatten(*problem.workload, problem.op(o), mapping);
+/// Fills `n` with operator `o`'s nest: its level-0 loops, then its own blocks below level 0.
+/// Both `n` and `level0` (the level-0 loops, on their way) keep their storage between calls.
+void fused_nest(const Problem &problem, const Dataflow &outer, const FusedTiles &tiles, int o,
+                const OpMapping &mapping, Nest &n, std::vector<Loop> &level0) {
+  hier_nest::flatten(*problem.workload, problem.op(o), mapping, n);
   std::erase_if(n.loops, [](const Loop &loop) { return loop.level == 0; });
   for (int d : n.dims)
     n.extent[0][static_cast<size_t>(d)] = static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
                                                               tiles.trips[static_cast<size_t>(d)]);
-  const std::vector<Loop> level0 = level0_loops(problem, outer, tiles, o, n.productions);
+  level0.clear();
+  for_each_level0_loop(problem, outer, tiles, o, n.productions,
+                       [&](const Loop &loop) { level0.push_back(loop); });
   n.loops.insert(n.loops.begin(), level0.begin(), level0.end());
-  return n;
 }
 
 /// The atoms of the one-level formulas at the pair's level-1 extents.
@@ -249,10 +243,14 @@ FusedOuterCost fused_outer_cost_bound(const Problem &problem, const FusedOuterFo
 FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,
                                       const Dataflow &outer, const FusedTiles &tiles, int o,
                                       const OpMapping &mapping, bool first_read_elision) {
-  const Nest n = fused_nest(problem, outer, tiles, o, mapping);
+  // Kept between calls (the searches evaluate millions of nests): their storage is reused.
+  thread_local Nest n;
+  thread_local std::vector<Loop> level0;
+  fused_nest(problem, outer, tiles, o, mapping, n, level0);
   FusedOperatorCost cost;
   cost.macs = hier_nest::operator_macs(n);
   cost.utilised_units = hier_nest::instances(n, n.compute);
+  cost.levels.reserve(static_cast<size_t>(n.compute));
   cost.levels.resize(1);
   for (int l = 1; l < n.compute; ++l)
     cost.levels.push_back(

@@ -58,7 +58,8 @@ bool elides_first_read(const Operator &op, bool first_read_elision) {
 HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, const Operator &op,
                                const OpMapping &mapping, bool first_read_elision,
                                LatencyModel latency_model) {
-  const hier_nest::Nest n = hier_nest::flatten(workload, op, mapping);
+  hier_nest::Nest n;
+  hier_nest::flatten(workload, op, mapping, n);
   HierCost cost;
   cost.macs = hier_nest::operator_macs(n);
   cost.utilised_units = static_cast<std::int64_t>(hier_nest::instances(n, n.compute));

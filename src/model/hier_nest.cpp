@@ -105,17 +105,21 @@ double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
   return up_to_last_relevant;
 }
 
-Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m) {
-  Nest n;
-  n.dims = op.dims();
+void flatten(const Workload &workload, const Operator &op, const OpMapping &m, Nest &n) {
+  op.dims_into(n.dims);
   n.compute = static_cast<int>(m.levels.size());
+  n.productions = 1;
   const size_t dims = workload.dims.size();
-  n.spatial.assign(m.fanouts.size(), std::vector<double>(dims, 1.0));
-  for (size_t gap = 0; gap < m.fanouts.size(); ++gap)
+  n.spatial.resize(m.fanouts.size());
+  for (size_t gap = 0; gap < m.fanouts.size(); ++gap) {
+    n.spatial[gap].assign(dims, 1.0);
     for (const FanoutMapping &f : m.fanouts[gap])
       for (int d : n.dims)
         n.spatial[gap][static_cast<size_t>(d)] *= static_cast<double>(f.factor(d));
-  n.extent.assign(m.levels.size() + 1, std::vector<double>(dims, 1.0));
+  }
+  n.extent.resize(m.levels.size() + 1);
+  for (std::vector<double> &extent : n.extent)
+    extent.assign(dims, 1.0);
   for (int l = n.compute - 1; l >= 0; --l)
     for (int d : n.dims) {
       const auto at = static_cast<size_t>(d);
@@ -123,13 +127,13 @@ Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m) {
           n.extent[static_cast<size_t>(l) + 1][at] * n.spatial[static_cast<size_t>(l)][at] *
           static_cast<double>(m.levels[static_cast<size_t>(l)].factor[at]);
     }
+  n.loops.clear();
   for (size_t l = 0; l < m.levels.size(); ++l)
     for (int d : m.levels[l].order) {
       const auto trips = static_cast<double>(m.levels[l].factor[static_cast<size_t>(d)]);
       if (trips > 1)
         n.loops.push_back(Loop{static_cast<int>(l), d, trips});
     }
-  return n;
 }
 
 double instances(const Nest &n, int level) {

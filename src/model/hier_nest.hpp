@@ -38,9 +38,9 @@ struct Nest {
   double productions = 1;
 };
 
-/// The nest of `m`: its level-0 loops in levels[0].order, every loop as indexing only the
-/// dimensions it iterates (no scope loops).
-Nest flatten(const Workload &workload, const Operator &op, const OpMapping &m);
+/// Fills `n` (its storage reused) with the nest of `m`: its level-0 loops in levels[0].order,
+/// every loop as indexing only the dimensions it iterates (no scope loops).
+void flatten(const Workload &workload, const Operator &op, const OpMapping &m, Nest &n);
 
 /// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
 /// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope

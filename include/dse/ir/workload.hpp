@@ -72,6 +72,8 @@ struct Operator {
 
   /// Dimensions the einsum iterates over, in first-appearance order (output first).
   std::vector<int> dims() const;
+  /// The same into `out`, its storage reused.
+  void dims_into(std::vector<int> &out) const;
   /// Dimensions that do not index the output (summed over).
   std::vector<int> reduction_dims() const;
 };
