@@ -137,12 +137,16 @@ constexpr const char *kSmallFfn =
     "  - {name: act, kind: elementwise, tensor: H, out: G, ops_per_element: 1}\n"
     "  - {name: down, einsum: \"O[m,l] += G[m,n] * W2[n,l]\"}\n";
 
+/// `dse explore` of w.yaml on a16-timeloop over latency and buffer words, pairs searched fused.
+std::vector<std::string> fused_explore() {
+  return {"explore",        "--hw",         repo_file("hw_configs/a16-timeloop.yaml"),
+          "--workload",     "w.yaml",       "--objectives",
+          "latency,buffer", "--hier-fusion"};
+}
+
 TEST_F(HierExploreTest, FusedPairsRoundTripThroughEmitMappingAndEval) {
   write("w.yaml", kSmallFfn);
-  const std::vector<std::string> args = {
-      "explore",        "--hw",         repo_file("hw_configs/a16-timeloop.yaml"),
-      "--workload",     "w.yaml",       "--objectives",
-      "latency,buffer", "--hier-fusion"};
+  const std::vector<std::string> args = fused_explore();
   const Csv front = parse_csv(run_ok(args).out);
   ASSERT_GT(front.rows.size(), 1u);
   size_t fused = 0;
@@ -191,10 +195,7 @@ TEST_F(HierExploreTest, AResidualRoundTripsThroughEmitMappingAndEval) {
   const std::string down = "einsum: \"O[m,l] += G[m,n] * W2[n,l]\"";
   workload.replace(workload.find(down), down.size(), down + ", residual: R");
   write("w.yaml", workload);
-  const std::vector<std::string> args = {
-      "explore",        "--hw",         repo_file("hw_configs/a16-timeloop.yaml"),
-      "--workload",     "w.yaml",       "--objectives",
-      "latency,buffer", "--hier-fusion"};
+  const std::vector<std::string> args = fused_explore();
   const Csv front = parse_csv(run_ok(args).out);
   ASSERT_GT(front.rows.size(), 1u);
   size_t fused = 0;
