@@ -326,9 +326,6 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
   SparseRows every_row(rows_per_dataflow * dataflows, columns);
   every_row.setFromTriplets(entries.begin(), entries.end());
   std::tie(out.q_dataflow, out.row_of) = distinct_rows(every_row);
-  // Distinct rows are numbered in order of first appearance: the reads and writes come first.
-  for (Eigen::Index r = 0; r < 2 * dataflows; ++r)
-    out.traffic_rows = std::max(out.traffic_rows, out.row_of[static_cast<size_t>(r)] + 1);
   // Bound classes: the (reads row, writes row, recompute group) triples, in order of appearance.
   std::map<std::tuple<Eigen::Index, Eigen::Index, size_t>, Eigen::Index> classes;
   for (size_t g = 0; g < space.groups.size(); ++g)
@@ -373,7 +370,6 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
   scale.setFromTriplets(entries.begin(), entries.end());
   p.q_dataflow = symbolic.q_dataflow * scale;
   p.row_of = symbolic.row_of;
-  p.traffic_rows = symbolic.traffic_rows;
   p.q_compute = symbolic.q_compute * scale;
 
   p.q_dataflow_signed = split_by_sign(p.q_dataflow);

@@ -74,7 +74,6 @@ struct SymbolicMatrices {
   Basis basis;                           // numbered, factors not read
   SparseRows q_dataflow, q_compute;      // rows as in Prepared
   std::vector<Eigen::Index> row_of;      // as in Prepared
-  Eigen::Index traffic_rows = 0;         // as in Prepared
   std::vector<Eigen::Index> bound_class; // as in Prepared
   Eigen::Index bound_classes = 0;        // as in Prepared
 };
@@ -90,7 +89,6 @@ struct Prepared {
   // dataflows that differ only where a metric does not look share its row.
   SparseRows q_dataflow;
   std::vector<Eigen::Index> row_of; // per metric k and dataflow d (k * dataflows + d): its row
-  Eigen::Index traffic_rows = 0;    // rows [0, traffic_rows) hold every DRAM read and write row
   SparseRows q_compute;             // rows: metric * (groups * spatial) + g * spatial + s
   SignedRows q_dataflow_signed, q_compute_signed;
   std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
