@@ -27,6 +27,7 @@
 #include <set>
 
 #include "dse/config/einsum_parser.hpp"
+#include "dse/ir/limits.hpp"
 #include "einsum_binding.hpp"
 #include "yaml_reader.hpp"
 
@@ -85,6 +86,10 @@ private:
   void read_dims(const YamlMap &dims) {
     if (dims.entries().empty())
       dims.fail(dims.node(), "dims must declare at least one dimension");
+    if (dims.entries().size() > kMaxWorkloadDimensions)
+      dims.fail(dims.node(), std::to_string(dims.entries().size()) +
+                                 " dimensions declared; a workload has at most " +
+                                 std::to_string(kMaxWorkloadDimensions));
     for (const auto &[key, value] : dims.entries()) {
       const std::string &name = key.Scalar();
       if (!is_identifier(name))

@@ -15,6 +15,7 @@
 #include <tbb/partitioner.h>
 #include <tbb/task_arena.h>
 
+#include "dse/ir/limits.hpp"
 #include "dse/search/hier_space.hpp"
 #include "dse/support/check.hpp"
 #include "hier_task_search.hpp"
@@ -28,7 +29,8 @@ HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, co
       rows(spatial_rows(h, w, op)), keeps(keep_vectors(h, w, op)),
       buffer_objective(std::count(o.objectives.begin(), o.objectives.end(), Objective::Buffer) >
                        0) {
-  DSE_CHECK(w.dims.size() <= 64, "more workload dimensions than a relevance mask holds");
+  DSE_CHECK(w.dims.size() <= kMaxWorkloadDimensions,
+            "more workload dimensions than a relevance mask holds");
   // Tilings are chosen dimension by dimension: the reduction dimensions first, then the larger
   // ones, so that the bounds of partly chosen levels (§7.3) cut the widest subtrees early.
   std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {

@@ -56,6 +56,15 @@ TEST_F(WorkloadErrors, MissingDims) {
                         "1:1: error: missing required key 'dims'");
 }
 
+// The searches hold a set of dimensions as the bits of a 64-bit word.
+TEST_F(WorkloadErrors, MoreThanSixtyFourDimensions) {
+  std::string dims = "m: 8, k: 8, n: 8";
+  for (int i = 0; i < 62; ++i)
+    dims += ", x" + std::to_string(i) + ": 1";
+  expect_workload_error(with(kWorkload, "m: 8, k: 8, n: 8", dims),
+                        "2:7: error: dims: 65 dimensions declared; a workload has at most 64");
+}
+
 TEST_F(WorkloadErrors, MissingEinsum) {
   expect_workload_error(with(kWorkload, ", einsum: \"C[m,n] += A[m,k] * B[k,n]\"", ""),
                         "4:5: error: op 'g': missing required key 'einsum'");

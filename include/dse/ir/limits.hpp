@@ -3,6 +3,7 @@
 // shape inference enforce these bounds at the edge.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace dse {
@@ -10,6 +11,8 @@ namespace dse {
 inline constexpr std::int64_t kMaxCapacityWords = std::int64_t{1} << 40;
 inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 50;
 inline constexpr std::int64_t kMaxDimensionSize = 2147483647; // 2^31 - 1
+/// Dimensions of one workload: the searches hold a set of them as the bits of a 64-bit word.
+inline constexpr std::size_t kMaxWorkloadDimensions = 64;
 
 /// The largest YAML input file read by default (`--max-input-mib` raises it): a parsed YAML
 /// tree takes a hundred times the file's bytes, so a larger file, or an endless device such
