@@ -34,7 +34,8 @@ public:
     result_ = op.einsum.output.tensor;
     last_node_ = node;
     w_.ops.push_back(std::move(op));
-    if (n.kind == NodeKind::Gemm && n.inputs.size() == 3)
+    // A third input is a bias: an elementwise add of the result, one operation per element.
+    if ((n.kind == NodeKind::Gemm || n.kind == NodeKind::Conv) && n.inputs.size() == 3)
       attach(n.name + ".bias", 1, -1);
     return true;
   }

@@ -102,8 +102,8 @@ TEST_F(HierNetwork, NoSegmentMovesFewerWordsThanItReadsAndWrites) {
       continue;
     // The operands of a segment's einsum, the residual its result starts from and its result
     // cross the backing store at least once: the intermediates inside a segment need not.
-    // (Biases are not einsum operands: a Gemm's is an elementwise add of the result, a Conv's
-    // is not counted.)
+    // (Biases are not einsum operands: a Gemm's or a Conv's is an elementwise add of the
+    // result.)
     double words = 0;
     if (s.kind == SegmentKind::Single) {
       const GraphNode &compute = graph.node(s.nodes.front());
