@@ -200,7 +200,7 @@ FusedLevel0Trips fused_level0_trips(const Problem &problem, const Dataflow &oute
   for_each_level0_loop(problem, outer, tiles, o, trips.productions, [&](const Loop &loop) {
     trips.all *= loop.trips;
     for (size_t t = 0; t < tensors.size(); ++t)
-      if (loop.scope || tensors[t]->uses(loop.dim))
+      if (hier_nest::indexes(loop, *tensors[t]))
         to_last_indexing[t] = trips.all;
   });
   for (size_t t = 0; t < tensors.size(); ++t)
@@ -250,12 +250,12 @@ FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem
   FusedOperatorCost cost;
   cost.macs = hier_nest::operator_macs(n);
   cost.utilised_units = hier_nest::instances(n, n.compute);
+  const double elision = elides_first_read(problem.op(o), first_read_elision) ? 1 : 0;
   cost.levels.reserve(static_cast<size_t>(n.compute));
   cost.levels.resize(1);
   for (int l = 1; l < n.compute; ++l)
     cost.levels.push_back(
-        hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs,
-                              elides_first_read(problem.op(o), first_read_elision) ? 1 : 0));
+        hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs, elision));
   return cost;
 }
 

@@ -99,7 +99,7 @@ double tile_deliveries(const Nest &n, const TensorAccess &access, int level) {
     if (loop.level >= level)
       break;
     product *= loop.trips;
-    if (loop.scope || access.uses(loop.dim))
+    if (indexes(loop, access))
       up_to_last_relevant = product;
   }
   return up_to_last_relevant;

@@ -42,6 +42,12 @@ struct Nest {
 /// every loop as indexing only the dimensions it iterates (no scope loops).
 void flatten(const Workload &workload, const Operator &op, const OpMapping &m, Nest &n);
 
+/// Whether `loop` indexes `access`: it runs over a dimension the tensor uses, or it is a scope
+/// loop.
+inline bool indexes(const Loop &loop, const TensorAccess &access) {
+  return loop.scope || access.uses(loop.dim);
+}
+
 /// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
 /// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope
 /// loop indexes every tensor.
