@@ -177,6 +177,22 @@ void compute_totals(const Hardware &hw, const FusedOperatorCost &producer,
   c.compute_energy_pj = (c.macs + cost.vector_ops) * hw.hierarchy.mac_pj;
 }
 
+/// `cost` reset to a pair's empty cost on `hw` with its storage kept: every level with no
+/// instances and an empty entry per problem tensor, no MACs.
+void reset_fused_cost(const Hardware &hw, const Problem &problem, FusedHierCost &cost) {
+  std::vector<HierLevelCost> levels = std::move(cost.totals.levels);
+  std::vector<double> macs = std::move(cost.macs);
+  cost = FusedHierCost{};
+  levels.resize(hw.hierarchy.levels.size());
+  for (HierLevelCost &level : levels) {
+    reset_level_cost(level, problem.tensors.size());
+    level.instances = 0;
+  }
+  macs.clear();
+  cost.totals.levels = std::move(levels);
+  cost.macs = std::move(macs);
+}
+
 } // namespace
 
 FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) {
@@ -193,7 +209,8 @@ FusedTiles fused_tiles(const Problem &problem, const FusedHierMapping &mapping) 
 
 FusedLevel0Trips fused_level0_trips(const Problem &problem, const Dataflow &outer,
                                     const FusedTiles &tiles, int o) {
-  // As hier_nest::tile_deliveries over the level-0 loops, for every tensor in one pass.
+  // As the nest's tile deliveries E(l,t) (src/model/hier_nest.cpp) over the level-0 loops, for
+  // every tensor in one pass.
   const OperatorTensors tensors = operator_tensors(problem.op(o));
   std::array<double, 3> to_last_indexing{1, 1, 1};
   FusedLevel0Trips trips;
@@ -240,22 +257,28 @@ FusedOuterCost fused_outer_cost_bound(const Problem &problem, const FusedOuterFo
                     [&](const Posynomial &p) { return least_value(p, lo, hi); });
 }
 
-FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,
-                                      const Dataflow &outer, const FusedTiles &tiles, int o,
-                                      const OpMapping &mapping, bool first_read_elision) {
+void fused_operator_cost(const Hardware &hw, const Problem &problem, const Dataflow &outer,
+                         const FusedTiles &tiles, int o, const OpMapping &mapping,
+                         bool first_read_elision, FusedOperatorCost &cost) {
   // Kept between calls (the searches evaluate millions of nests): their storage is reused.
   thread_local Nest n;
   thread_local std::vector<Loop> level0;
   fused_nest(problem, outer, tiles, o, mapping, n, level0);
-  FusedOperatorCost cost;
   cost.macs = hier_nest::operator_macs(n);
   cost.utilised_units = hier_nest::instances(n, n.compute);
   const double elision = elides_first_read(problem.op(o), first_read_elision) ? 1 : 0;
-  cost.levels.reserve(static_cast<size_t>(n.compute));
-  cost.levels.resize(1);
+  cost.levels.resize(static_cast<size_t>(n.compute));
+  reset_level_cost(cost.levels[0], 0);
   for (int l = 1; l < n.compute; ++l)
-    cost.levels.push_back(
-        hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs, elision));
+    hier_nest::level_cost(hw, n, problem.op(o), mapping, l, cost.macs, elision,
+                          cost.levels[static_cast<size_t>(l)]);
+}
+
+FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem,
+                                      const Dataflow &outer, const FusedTiles &tiles, int o,
+                                      const OpMapping &mapping, bool first_read_elision) {
+  FusedOperatorCost cost;
+  fused_operator_cost(hw, problem, outer, tiles, o, mapping, first_read_elision, cost);
   return cost;
 }
 
@@ -271,12 +294,15 @@ FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,
                                  const FusedOuterCost &outer, const FusedOperatorCost &producer,
                                  const FusedOperatorCost &consumer, LatencyModel latency_model) {
   FusedHierCost cost;
+  combine_fused_cost(hw, problem, outer, producer, consumer, latency_model, cost);
+  return cost;
+}
+
+void combine_fused_cost(const Hardware &hw, const Problem &problem, const FusedOuterCost &outer,
+                        const FusedOperatorCost &producer, const FusedOperatorCost &consumer,
+                        LatencyModel latency_model, FusedHierCost &cost) {
+  reset_fused_cost(hw, problem, cost);
   HierCost &c = cost.totals;
-  c.levels.resize(hw.hierarchy.levels.size());
-  for (HierLevelCost &level : c.levels) {
-    level.instances = 0;
-    level.tensors.resize(problem.tensors.size());
-  }
   c.levels[0] = outer.dram;
   c.levels[1] = outer.level1;
   c.levels[0].instances = c.levels[1].instances = 1;
@@ -293,7 +319,6 @@ FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,
   cost.vector_ops = outer.vector_ops;
   compute_totals(hw, producer, consumer, cost);
   settle_latency_and_energy(c, latency_model);
-  return cost;
 }
 
 FusedHierCost evaluate_fused_hier_mapping(const Hardware &hw, const Problem &problem,

@@ -28,13 +28,14 @@ double words_to_compute(const Hierarchy &h, const OpMapping &shape, const Proble
 
 } // namespace
 
-FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &problem,
-                                            const FusedTiles &tiles, int o,
-                                            const FusedLevel0Trips &trips, const OpMapping *shape) {
+void fused_least_operator_cost(const Hardware &hw, const Problem &problem, const FusedTiles &tiles,
+                               int o, const FusedLevel0Trips &trips, const OpMapping *shape,
+                               FusedOperatorCost &c) {
   const Hierarchy &h = hw.hierarchy;
   const ProblemOp &op = problem.ops[static_cast<size_t>(o)];
-  FusedOperatorCost c;
   c.levels.resize(h.levels.size());
+  for (HierLevelCost &level : c.levels)
+    reset_level_cost(level, 0);
   c.macs = trips.productions;
   for (int d : op.dims)
     c.macs *= static_cast<double>(tiles.extent[static_cast<size_t>(d)] *
@@ -43,14 +44,14 @@ FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &p
   const OperatorTensors tensors = operator_tensors(problem.op(o));
   const size_t output = tensors.size() - 1;
   std::array<double, 3> tile_arrivals{};
-  c.levels[1].tensors.resize(tensors.size(), HierTensorCounts{});
+  c.levels[1].tensors.assign(tensors.size(), HierTensorCounts{});
   for (size_t t = 0; t < tensors.size(); ++t) {
     tile_arrivals[t] = trips.to_last_indexing[t] * tensors[t]->words(tiles.extent);
     HierTensorCounts &counts = *c.levels[1].tensors[t];
     (t == output ? counts.updates : counts.reads) = tile_arrivals[t];
   }
   if (shape == nullptr)
-    return c;
+    return;
   DSE_CHECK(h.levels.size() <= kMaxStorageLevels,
             std::to_string(h.levels.size()) + " storage levels in a hierarchy");
   // Per level (the compute units last), its instances, and the copies of each tensor.
@@ -96,6 +97,13 @@ FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &p
     c.levels[l].transfer_cycles =
         port_cycles(storage, reads[l] / instances[l], (fills[l] + updates[l]) / instances[l]);
   }
+}
+
+FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &problem,
+                                            const FusedTiles &tiles, int o,
+                                            const FusedLevel0Trips &trips, const OpMapping *shape) {
+  FusedOperatorCost c;
+  fused_least_operator_cost(hw, problem, tiles, o, trips, shape, c);
   return c;
 }
 

@@ -68,10 +68,18 @@ HierCost evaluate_hier_mapping(const Hardware &hw, const Workload &workload, con
   cost.compute_cycles = cost.macs / static_cast<double>(cost.utilised_units);
   cost.compute_energy_pj = cost.macs * hw.hierarchy.mac_pj;
   const double elision = elides_first_read(op, first_read_elision) ? 1 : 0;
+  cost.levels.resize(static_cast<size_t>(n.compute));
   for (int level = 0; level < n.compute; ++level)
-    cost.levels.push_back(hier_nest::level_cost(hw, n, op, mapping, level, cost.macs, elision));
+    hier_nest::level_cost(hw, n, op, mapping, level, cost.macs, elision,
+                          cost.levels[static_cast<size_t>(level)]);
   settle_latency_and_energy(cost, latency_model);
   return cost;
+}
+
+void reset_level_cost(HierLevelCost &level, size_t tensors) {
+  level.instances = 1;
+  level.tensors.assign(tensors, std::nullopt);
+  level.buffer_words = level.transfer_cycles = level.cycles = level.energy_pj = 0;
 }
 
 void settle_latency_and_energy(HierCost &cost, LatencyModel latency_model) {

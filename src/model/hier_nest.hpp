@@ -4,7 +4,9 @@
 // the fused pair's (§8), whose prefix loops are scope loops of each operator's nest.
 #pragma once
 
+#include <array>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "dse/ir/hardware.hpp"
@@ -36,6 +38,8 @@ struct Nest {
   /// How many times the operator's whole output is produced from nothing: the recompute trips of
   /// a fused producer, else 1. Multiplies the MACs and the first arrivals of output elements.
   double productions = 1;
+  /// Per operator tensor (operator_tensors order), a bit per workload dimension it uses.
+  std::array<std::uint64_t, 3> uses{};
 };
 
 /// Fills `n` (its storage reused) with the nest of `m`: its level-0 loops in levels[0].order,
@@ -48,18 +52,13 @@ inline bool indexes(const Loop &loop, const TensorAccess &access) {
   return loop.scope || access.uses(loop.dim);
 }
 
-/// E(l,t): trips of the loops above `level` from the outermost down to the innermost one that
-/// indexes `access` (1 if none does): how many times each instance receives a new tile. A scope
-/// loop indexes every tensor.
-double tile_deliveries(const Nest &n, const TensorAccess &access, int level);
-
 /// Utilised instances of `level` (the compute units for n.compute).
 double instances(const Nest &n, int level);
 
-/// One level's counts, energies, buffer words and transfer cycles for one operator (`cycles` is
-/// left to settle_latency_and_energy).
-HierLevelCost level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,
-                         int level, double macs, double elision);
+/// One level's counts, energies, buffer words and transfer cycles for one operator, into `cost`
+/// (its storage reused; `cycles` is left to settle_latency_and_energy).
+void level_cost(const Hardware &hw, const Nest &n, const Operator &op, const OpMapping &m,
+                int level, double macs, double elision, HierLevelCost &cost);
 
 /// The operator's MACs, its productions included.
 double operator_macs(const Nest &n);

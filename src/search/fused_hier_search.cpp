@@ -6,7 +6,11 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <tuple>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "dse/model/candidate_generation.hpp"
 #include "dse/model/fused_least_cost.hpp"
@@ -146,7 +150,8 @@ public:
     time_ = reads(Objective::Latency) || reads(Objective::Edp);
   }
 
-  std::vector<double> operator()(const FusedOperatorCost &c) const {
+  /// The parts of `c` into `parts` (its storage reused).
+  void operator()(const FusedOperatorCost &c, std::vector<double> &parts) const {
     const Hierarchy &h = hw_.hierarchy;
     const StorageLevel &level1 = h.levels[1];
     double energy = c.macs * h.mac_pj, reads = 0, updates = 0;
@@ -158,11 +163,11 @@ public:
     energy += reads * level1.read_pj + updates * level1.update_pj;
     for (size_t l = 2; l < c.levels.size(); ++l)
       energy += c.levels[l].energy_pj;
-    std::vector<double> parts;
+    parts.clear();
     if (energy_)
       parts.push_back(energy);
     if (!time_)
-      return parts;
+      return;
     parts.push_back(c.macs / c.utilised_units);
     if (level1.read_words_per_cycle || level1.write_words_per_cycle)
       parts.insert(parts.end(), {reads, updates});
@@ -171,7 +176,6 @@ public:
     for (size_t l = 2; l < c.levels.size(); ++l)
       if (has_bandwidth(h.levels[l]))
         parts.push_back(c.levels[l].transfer_cycles);
-    return parts;
   }
 
 private:
@@ -198,14 +202,14 @@ bool dominated(const std::vector<double> &parts, const std::vector<OperatorNest>
 }
 
 /// Adds nest `m` to `kept` unless a kept nest is at most as costly in every part (so the first of
-/// equal ones stays), dropping the kept nests it is at most as costly as; the mapping is copied
+/// equal ones stays), dropping the kept nests it is at most as costly as; the nest is copied
 /// only when kept.
-void keep_if_undominated(const OpMapping &m, FusedOperatorCost &&cost, std::vector<double> &&parts,
-                         std::vector<OperatorNest> &kept) {
+void keep_if_undominated(const OpMapping &m, const FusedOperatorCost &cost,
+                         const std::vector<double> &parts, std::vector<OperatorNest> &kept) {
   if (dominated(parts, kept))
     return;
   std::erase_if(kept, [&](const OperatorNest &k) { return weakly_dominates(parts, k.parts); });
-  kept.push_back({m, std::move(cost), std::move(parts)});
+  kept.push_back({m, cost, parts});
 }
 
 /// Everything operator `o`'s nests' costs depend on under a loop tree and tiling: the level-1
@@ -229,6 +233,21 @@ NestKey nest_key(const Problem &problem, const Dataflow &tree, const FusedTiles 
   return key;
 }
 
+/// What a tiling of a loop tree starts from: whether it fits level 1 and, if so, its outer part,
+/// both operators' nest keys and least costs.
+struct TilingStart {
+  bool fits = false;
+  FusedOuterCost outer;
+  std::array<NestKey, 2> keys;
+  std::array<FusedOperatorCost, 2> least;
+};
+
+/// Nest fronts built together on the threads: enough to keep two to four threads busy, few enough
+/// that the front rarely skips the later tilings of a batch, whose fronts are then built in vain.
+constexpr size_t kNestFrontsPerBatch = 8;
+/// Tilings started per batch at most (their starts are held until they are searched).
+constexpr size_t kTilingsPerBatch = 256;
+
 class FusedSearch {
 public:
   FusedSearch(const Hardware &hw, const Problem &problem, const HierSearchOptions &options)
@@ -238,11 +257,21 @@ public:
   FusedHierSearchResult run() {
     const std::vector<Dataflow> trees = loop_trees(hw_, problem_, options_.prune);
     result_.statistics.loop_trees = trees.size();
-    const size_t dims = problem_.workload->dims.size();
-    FusedTiles tiles{std::vector<std::int64_t>(dims, 1), std::vector<std::int64_t>(dims, 1)};
     for (size_t t = 0; t < trees.size(); ++t) {
       const FusedOuterForms forms = fused_outer_forms(hw_, problem_, trees[t]);
-      choose_extent(t, trees[t], forms, 0, tiles);
+      size_t tilings = 0; // the tree's, in tilings_ (its storage reused)
+      for_each_tiling(trees[t], forms, [&](const FusedTiles &tiles) {
+        if (tilings == tilings_.size())
+          tilings_.push_back(tiles);
+        else
+          tilings_[tilings] = tiles;
+        ++tilings;
+      });
+      for (size_t first = 0; first < tilings;) {
+        const size_t started = prepare_nest_fronts(trees[t], forms, tilings, first);
+        for (size_t i = 0; i < started; ++i, ++first)
+          search_tiling(t, trees[t], tilings_[first], starts_[i]);
+      }
     }
     for (const ParetoPoint &p : front_.points())
       result_.front.push_back(std::move(found_.at(p.tiling)));
@@ -250,14 +279,22 @@ public:
   }
 
 private:
-  /// Chooses the level-1 extent of problem dimension `at` onwards, largest first (large tiles
-  /// tend to fill the front early, so that the bounds cut more); when pruning, a partly chosen
-  /// tiling whose least cost the front rejects, or whose least level-1 words overflow level 1, is
-  /// not completed.
-  void choose_extent(size_t tree_id, const Dataflow &tree, const FusedOuterForms &forms, size_t at,
-                     FusedTiles &tiles) {
+  /// Calls `leaf` with every level-1 tiling of `tree`, chosen dimension by dimension, each
+  /// dimension's extents largest first (large tiles tend to fill the front early, so that the
+  /// bounds cut more); when pruning, a partly chosen tiling whose least cost the front rejects,
+  /// or whose least level-1 words overflow level 1, is not completed.
+  template <class Leaf>
+  void for_each_tiling(const Dataflow &tree, const FusedOuterForms &forms, const Leaf &leaf) {
+    const size_t dims = problem_.workload->dims.size();
+    FusedTiles tiles{std::vector<std::int64_t>(dims, 1), std::vector<std::int64_t>(dims, 1)};
+    choose_extent(tree, forms, 0, tiles, leaf);
+  }
+
+  template <class Leaf>
+  void choose_extent(const Dataflow &tree, const FusedOuterForms &forms, size_t at,
+                     FusedTiles &tiles, const Leaf &leaf) {
     if (at == problem_.dims.size())
-      return search_tiling(tree_id, tree, forms, tiles);
+      return leaf(tiles);
     const auto d = static_cast<size_t>(problem_.dims[at]);
     const std::int64_t size = problem_.workload->dim_size(static_cast<int>(d));
     for (auto e = extents_[d].rbegin(); e != extents_[d].rend(); ++e) {
@@ -268,9 +305,46 @@ private:
         ++result_.statistics.partial_tilings_cut;
         continue;
       }
-      choose_extent(tree_id, tree, forms, at + 1, tiles);
+      choose_extent(tree, forms, at + 1, tiles, leaf);
     }
     tiles.extent[d] = tiles.trips[d] = 1;
+  }
+
+  /// Starts the tilings from `tilings_[first]` on (of the tree's `tilings`) into starts_ until
+  /// kNestFrontsPerBatch nest fronts are wanted or kTilingsPerBatch are started, and returns how
+  /// many; builds those fronts on every thread first. They are the fronts that the tilings will
+  /// read as the front stands now (it only grows, so the search of the tilings may skip some but
+  /// reads no others). Each front is a function of its key alone and the batches do not depend on
+  /// the thread count, so neither do the search and its statistics.
+  size_t prepare_nest_fronts(const Dataflow &tree, const FusedOuterForms &forms, size_t tilings,
+                             size_t first) {
+    std::map<NestKey, const FusedTiles *> wanted;
+    size_t started = 0;
+    for (size_t i = first;
+         i < tilings && wanted.size() < kNestFrontsPerBatch && started < kTilingsPerBatch; ++i) {
+      if (started == starts_.size())
+        starts_.emplace_back();
+      TilingStart &start = starts_[started++];
+      start_tiling(tree, forms, tilings_[i], start);
+      if (start.fits && !least_rejected(start))
+        for (const NestKey &key : start.keys)
+          if (!cache_.count(key))
+            wanted.try_emplace(key, &tilings_[i]);
+    }
+    if (wanted.empty())
+      return started;
+    std::vector<std::pair<const NestKey *, const FusedTiles *>> todo;
+    for (const auto &[key, tiles] : wanted)
+      todo.emplace_back(&key, tiles);
+    std::vector<NestFront> built(todo.size());
+    arena_.execute([&] {
+      tbb::parallel_for(size_t{0}, todo.size(), [&](size_t i) {
+        built[i] = nest_front(tree, *todo[i].second, *todo[i].first);
+      });
+    });
+    for (size_t i = 0; i < todo.size(); ++i)
+      remember(*todo[i].first, std::move(built[i]));
+    return started;
   }
 
   /// Whether every completion of `tiles` (problem dimensions from `chosen` on still to choose)
@@ -292,42 +366,54 @@ private:
     const std::optional<std::int64_t> &capacity = hw_.hierarchy.levels[1].capacity_words;
     if (capacity && outer.level1.buffer_words > static_cast<double>(*capacity))
       return true;
-    const auto least = [&](int o) {
+    thread_local std::array<FusedOperatorCost, 2> least; // their storage reused
+    for (int o = 0; o < 2; ++o) {
+      FusedOperatorCost &c = least[static_cast<size_t>(o)];
       const FusedLevel0Trips trips = fused_level0_trips(problem_, tree, tiles, o);
-      FusedOperatorCost c = fused_least_operator_cost(hw_, problem_, tiles, o, trips);
+      fused_least_operator_cost(hw_, problem_, tiles, o, trips, nullptr, c);
       c.macs = trips.productions;
       for (int d : problem_.ops[static_cast<size_t>(o)].dims)
         c.macs *= static_cast<double>(w.dim_size(d));
-      return c;
-    };
-    return front_rejects(outer, least(0), least(1));
+    }
+    return front_rejects(outer, least[0], least[1]);
   }
 
-  void search_tiling(size_t tree_id, const Dataflow &tree, const FusedOuterForms &forms,
-                     const FusedTiles &tiles) {
-    const FusedOuterCost outer =
-        fused_outer_cost(problem_, forms, tiles, options_.first_read_elision);
+  /// Fills `start` (its storage reused) for `tiles` under `tree`.
+  void start_tiling(const Dataflow &tree, const FusedOuterForms &forms, const FusedTiles &tiles,
+                    TilingStart &start) const {
+    start.outer = fused_outer_cost(problem_, forms, tiles, options_.first_read_elision);
     const std::optional<std::int64_t> &capacity = hw_.hierarchy.levels[1].capacity_words;
-    if (capacity && outer.level1.buffer_words > static_cast<double>(*capacity))
+    start.fits = !capacity || start.outer.level1.buffer_words <= static_cast<double>(*capacity);
+    if (!start.fits)
+      return;
+    for (size_t o = 0; o < 2; ++o) {
+      start.keys[o] = nest_key(problem_, tree, tiles, static_cast<int>(o));
+      fused_least_operator_cost(hw_, problem_, tiles, static_cast<int>(o), start.keys[o].trips,
+                                nullptr, start.least[o]);
+    }
+  }
+
+  /// Whether, when pruning, the front rejects the least cost of every mapping of the tiling.
+  bool least_rejected(const TilingStart &start) const {
+    return options_.prune && front_rejects(start.outer, start.least[0], start.least[1]);
+  }
+
+  void search_tiling(size_t tree_id, const Dataflow &tree, const FusedTiles &tiles,
+                     TilingStart &start) {
+    if (!start.fits)
       return;
     ++result_.statistics.tilings;
-    std::array<NestKey, 2> keys{nest_key(problem_, tree, tiles, 0),
-                                nest_key(problem_, tree, tiles, 1)};
-    const FusedOperatorCost least_consumer =
-        fused_least_operator_cost(hw_, problem_, tiles, 1, keys[1].trips);
-    if (options_.prune &&
-        front_rejects(outer, fused_least_operator_cost(hw_, problem_, tiles, 0, keys[0].trips),
-                      least_consumer)) {
+    if (least_rejected(start)) {
       ++result_.statistics.tilings_skipped;
       return;
     }
-    const std::vector<OperatorNest> &producer = nests(tree, tiles, std::move(keys[0]));
-    const std::vector<OperatorNest> &consumer = nests(tree, tiles, std::move(keys[1]));
+    const std::vector<OperatorNest> &producer = nests(tree, tiles, std::move(start.keys[0]));
+    const std::vector<OperatorNest> &consumer = nests(tree, tiles, std::move(start.keys[1]));
     for (const OperatorNest &p : producer) {
-      if (options_.prune && front_rejects(outer, p.cost, least_consumer))
+      if (options_.prune && front_rejects(start.outer, p.cost, start.least[1]))
         continue;
       for (const OperatorNest &c : consumer)
-        add(tree_id, tree, tiles, outer, p, c);
+        add(tree_id, tree, tiles, start.outer, p, c);
     }
   }
 
@@ -336,8 +422,8 @@ private:
   /// each operator's additive parts, so the front then rejects every mapping they bound.
   bool front_rejects(const FusedOuterCost &outer, const FusedOperatorCost &producer,
                      const FusedOperatorCost &consumer) const {
-    const FusedHierCost bound =
-        combine_fused_cost(hw_, problem_, outer, producer, consumer, options_.latency_model);
+    thread_local FusedHierCost bound; // its storage reused
+    combine_fused_cost(hw_, problem_, outer, producer, consumer, options_.latency_model, bound);
     const ParetoFront::Key key = front_.key_of(hier_objectives(hw_, bound.totals));
     const size_t n = front_.objectives().size();
     return std::any_of(front_.points().begin(), front_.points().end(), [&](const ParetoPoint &p) {
@@ -346,34 +432,55 @@ private:
     });
   }
 
-  const std::vector<OperatorNest> &nests(const Dataflow &tree, const FusedTiles &tiles,
-                                         NestKey key) {
-    if (auto it = cache_.find(key); it != cache_.end())
-      return it->second;
+  /// An operator's nests kept under one key, and how many were evaluated.
+  struct NestFront {
+    std::vector<OperatorNest> kept;
+    std::uint64_t nests = 0;
+  };
+
+  /// The nest front of `key`, whose tiles are `tiles` under `tree`: a function of the key alone.
+  NestFront nest_front(const Dataflow &tree, const FusedTiles &tiles, const NestKey &key) const {
     const int o = key.op;
     std::vector<bool> refilled_at_level1;
     for (double trips : key.trips.to_last_indexing)
       refilled_at_level1.push_back(trips > 1);
-    std::vector<OperatorNest> kept;
+    NestFront front;
+    std::vector<OperatorNest> &kept = front.kept;
+    FusedOperatorCost cost; // of the nest or shape at hand, its storage reused
+    std::vector<double> parts;
     const auto shape_rejected = [&](const OpMapping &shape) {
-      return dominated(
-          parts_(fused_least_operator_cost(hw_, problem_, tiles, o, key.trips, &shape)), kept);
+      fused_least_operator_cost(hw_, problem_, tiles, o, key.trips, &shape, cost);
+      parts_(cost, parts);
+      return dominated(parts, kept);
     };
     for_each_inner_nest(hw_, problem_, o, tiles, refilled_at_level1, options_.prune, shape_rejected,
                         [&](const OpMapping &m) {
-                          ++result_.statistics.nests;
-                          FusedOperatorCost cost = fused_operator_cost(
-                              hw_, problem_, tree, tiles, o, m, options_.first_read_elision);
+                          ++front.nests;
+                          fused_operator_cost(hw_, problem_, tree, tiles, o, m,
+                                              options_.first_read_elision, cost);
                           if (!fused_operator_fits(hw_, cost))
                             return;
-                          std::vector<double> parts = parts_(cost);
+                          parts_(cost, parts);
                           if (options_.prune)
-                            keep_if_undominated(m, std::move(cost), std::move(parts), kept);
+                            keep_if_undominated(m, cost, parts, kept);
                           else
-                            kept.push_back({m, std::move(cost), std::move(parts)});
+                            kept.push_back({m, cost, parts});
                         });
+    return front;
+  }
+
+  const std::vector<OperatorNest> &remember(NestKey key, NestFront &&front) {
     ++result_.statistics.nest_fronts;
-    return cache_.emplace(std::move(key), std::move(kept)).first->second;
+    result_.statistics.nests += front.nests;
+    return cache_.emplace(std::move(key), std::move(front.kept)).first->second;
+  }
+
+  const std::vector<OperatorNest> &nests(const Dataflow &tree, const FusedTiles &tiles,
+                                         NestKey key) {
+    if (auto it = cache_.find(key); it != cache_.end())
+      return it->second;
+    NestFront front = nest_front(tree, tiles, key);
+    return remember(std::move(key), std::move(front));
   }
 
   void add(size_t tree_id, const Dataflow &tree, const FusedTiles &tiles,
@@ -417,6 +524,9 @@ private:
   FusedHierSearchResult result_;
   std::map<std::uint64_t, FusedHierFrontPoint> found_; // by point id, for the front's points
   std::map<NestKey, std::vector<OperatorNest>> cache_;
+  std::vector<FusedTiles> tilings_; // of the loop tree at hand
+  std::vector<TilingStart> starts_; // of the batch at hand
+  tbb::task_arena arena_{options_.threads > 0 ? options_.threads : tbb::task_arena::automatic};
   const std::vector<std::vector<std::int64_t>> extents_ = level1_extents(problem_);
   const std::pair<AtomTable, AtomTable> atom_ranges_ = atom_ranges(problem_, extents_);
   std::uint64_t next_id_ = 0;

@@ -222,5 +222,38 @@ TEST(FusedHierSearch, BatchedChainsGiveLegalPointsThatEvaluateToTheirObjectives)
   }
 }
 
+std::vector<std::uint64_t> statistics_of(const FusedHierSearchResult &r) {
+  const FusedHierSearchStatistics &s = r.statistics;
+  return {s.loop_trees, s.partial_tilings_cut, s.tilings, s.tilings_skipped, s.nest_fronts, s.nests,
+          s.mappings};
+}
+
+TEST(FusedHierSearch, FrontAndStatisticsDoNotDependOnTheThreadCount) {
+  // The nest fronts are built in batches on the threads; the search and its counts must not see
+  // how many there are.
+  for (std::uint64_t seed = 1; seed <= test_common::per_suite<std::uint64_t>(4, 2); ++seed) {
+    fused_hier_random::Case c =
+        fused_hier_random::random_case(seed, ChainKind::Gemm, {2, 1, 2, 1 << 20});
+    for (size_t d = 0; d < c.workload.dims.size(); ++d)
+      c.workload.dims[d].size = 8; // tens of nest fronts
+    const Hardware hw = constrained(c.hardware, seed);
+    const Problem problem = fused_hier_random::fused_problem(c);
+    HierSearchOptions options;
+    options.objectives = objectives_of(seed);
+    options.threads = 1;
+    const FusedHierSearchResult one = search_fused_hier_front(hw, problem, options);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ": " + fused_hier_random::describe(c));
+    ASSERT_GT(one.statistics.nest_fronts, 16U); // more than one batch
+    for (int threads : {2, 3}) {
+      options.threads = threads;
+      const FusedHierSearchResult many = search_fused_hier_front(hw, problem, options);
+      EXPECT_EQ(front_values(many, options.objectives), front_values(one, options.objectives));
+      EXPECT_EQ(statistics_of(many), statistics_of(one));
+      for (size_t i = 0; i < std::min(one.front.size(), many.front.size()); ++i)
+        EXPECT_EQ(many.front[i].mapping.outer.prefix, one.front[i].mapping.outer.prefix);
+    }
+  }
+}
+
 } // namespace
 } // namespace dse

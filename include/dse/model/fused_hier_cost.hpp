@@ -98,6 +98,11 @@ FusedOperatorCost fused_operator_cost(const Hardware &hw, const Problem &problem
                                       const Dataflow &outer, const FusedTiles &tiles, int o,
                                       const OpMapping &mapping, bool first_read_elision);
 
+/// The same into `cost`, its storage reused (the searches evaluate millions of nests).
+void fused_operator_cost(const Hardware &hw, const Problem &problem, const Dataflow &outer,
+                         const FusedTiles &tiles, int o, const OpMapping &mapping,
+                         bool first_read_elision, FusedOperatorCost &cost);
+
 /// Whether the nest's kept tiles fit every level below level 1 (level 1's words are the outer
 /// part's).
 bool fused_operator_fits(const Hardware &hw, const FusedOperatorCost &cost);
@@ -106,6 +111,11 @@ bool fused_operator_fits(const Hardware &hw, const FusedOperatorCost &cost);
 FusedHierCost combine_fused_cost(const Hardware &hw, const Problem &problem,
                                  const FusedOuterCost &outer, const FusedOperatorCost &producer,
                                  const FusedOperatorCost &consumer, LatencyModel latency_model);
+
+/// The same into `cost`, its storage reused (the search bounds millions of partial mappings).
+void combine_fused_cost(const Hardware &hw, const Problem &problem, const FusedOuterCost &outer,
+                        const FusedOperatorCost &producer, const FusedOperatorCost &consumer,
+                        LatencyModel latency_model, FusedHierCost &cost);
 
 /// Evaluates a legal (fused_hier_mapping_problem) `mapping` of fused `problem` on `hw.hierarchy`;
 /// capacities are not checked here (compare buffer_words with the levels' capacities).

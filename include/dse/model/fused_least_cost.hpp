@@ -22,4 +22,9 @@ FusedOperatorCost fused_least_operator_cost(const Hardware &hw, const Problem &p
                                             const FusedLevel0Trips &trips,
                                             const OpMapping *shape = nullptr);
 
+/// The same into `c`, its storage reused (the search bounds millions of shapes and tilings).
+void fused_least_operator_cost(const Hardware &hw, const Problem &problem, const FusedTiles &tiles,
+                               int o, const FusedLevel0Trips &trips, const OpMapping *shape,
+                               FusedOperatorCost &c);
+
 } // namespace dse

@@ -45,6 +45,10 @@ struct HierCost {
   double energy_pj = 0;
 };
 
+/// `level` emptied for `tensors` tensors (every entry empty, every figure 0, one instance) with
+/// its storage kept: the searches reuse one record for millions of evaluations.
+void reset_level_cost(HierLevelCost &level, size_t tensors);
+
 /// Cycles of `reads` and `writes` (fills and updates) words per instance through `level`'s port,
 /// against every limit it gives (0 when it gives none).
 double port_cycles(const StorageLevel &level, double reads, double writes);

@@ -37,7 +37,8 @@ struct FusedHierSearchResult {
 };
 
 /// The exact front of fused `problem` on `hw.hierarchy`, which needs at least one on-chip level
-/// and no mapspace rules. Runs on one thread (options.threads is not read).
+/// and no mapspace rules. The loop trees are searched in order; each tree's nest fronts are built
+/// beforehand on options.threads threads, and neither the front nor the statistics depend on it.
 FusedHierSearchResult search_fused_hier_front(const Hardware &hw, const Problem &problem,
                                               const HierSearchOptions &options);
 
