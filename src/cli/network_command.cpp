@@ -20,8 +20,8 @@ PlanObjective parse_plan_objective(const std::string &name) {
   throw UserError("unknown objective '" + name + "'; expected latency or energy");
 }
 
-/// Refuses the options that plan the global buffer of today's model, or fuse, on a general
-/// hierarchy, whose network plan searches each compute node alone (docs/HIERARCHY.md §8.5).
+/// Refuses the options that plan the global buffer of today's model, or fuse runs longer than
+/// pairs, on a general hierarchy (docs/HIERARCHY.md §8.5).
 void require_hierarchy_options(const NetworkArgs &args, const Hardware &hw) {
   const auto refuse = [&](const std::string &option, const std::string &why) {
     throw UserError(SourceLocation{hw.source_file, 0, 0},
@@ -35,7 +35,8 @@ void require_hierarchy_options(const NetworkArgs &args, const Hardware &hw) {
     refuse("--every-column", "searched level by level, not by boxes of tilings");
   if (args.search.max_fused > 1)
     refuse("--max-fused " + std::to_string(args.search.max_fused),
-           "whose network plan searches each compute node alone");
+           "whose network plan searches each compute node alone, and with --hier-fusion each "
+           "linked pair fused too");
   if (args.tiles_given && args.search.tiles != "divisors")
     refuse("--tiles " + args.search.tiles, "searched with divisor factors at every level");
 }
@@ -66,13 +67,17 @@ void write_report_directory(const std::string &dir, const NetworkPlan &plan, con
 int run_network(const NetworkArgs &args) {
   NetworkOptions options;
   options.objective = parse_plan_objective(args.objective);
-  options.search = search_options(args.search);
+  const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
+  SearchFlags flags = args.search;
+  if (!hw.is_legacy()) {
+    require_hierarchy_options(args, hw);
+    options.hier_fusion = flags.hier_fusion;
+    flags.hier_fusion = false; // read above; search_options refuses it for today's model
+  }
+  options.search = search_options(flags);
   if (args.search.max_fused == 0)
     options.search.max_fused = kNetworkMaxFused;
   options.search_segments = !args.no_search;
-  const Hardware hw = load_hardware(args.hw_path, args.max_input_mib);
-  if (!hw.is_legacy())
-    require_hierarchy_options(args, hw);
   const Graph graph = load_network(args.model_path, args.max_input_mib);
   NetworkPlan plan;
   {

@@ -84,18 +84,23 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
 }
 
 /// The schedule of a general hierarchy: each compute node searched alone with its attached
-/// operators, every tensor between segments through the backing store.
+/// operators (with --hier-fusion, linked pairs fused too), every tensor between segments through
+/// the backing store.
 void hierarchy_schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Hardware &hw,
                               const NetworkOptions &o) {
   const NetworkSchedule &s = p.schedule;
-  int searched = 0;
-  for (const Segment &segment : s.segments)
+  size_t searched = 0, fused = 0;
+  for (const Segment &segment : s.segments) {
     searched += segment.kind == SegmentKind::Single ? 1 : 0;
+    fused += segment.kind == SegmentKind::Fused ? 1 : 0;
+  }
   const ScheduleTotals &t = s.total;
   out << "schedule on the hierarchy (best " << objective_word(o.objective)
       << ", divisor factors at every level): " << s.segments.size() << " segments (" << searched
-      << " compute nodes searched with their attached operators, "
-      << s.segments.size() - static_cast<size_t>(searched) << " vector and movement nodes), "
+      << " compute nodes searched with their attached operators, ";
+  if (o.hier_fusion)
+    out << fused << " fused pairs, ";
+  out << s.segments.size() - searched - fused << " vector and movement nodes), "
       << p.fusion.searches << " searches, " << p.fusion.cache_hits
       << " reused; every tensor between segments through "
       << escape_control(hw.hierarchy.levels[0].name) << "\n"

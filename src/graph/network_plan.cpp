@@ -13,14 +13,15 @@ double NetworkPlan::compression() const {
 namespace {
 
 /// The rest of the pipeline on a general hierarchy: the segments searched by explore_hier, each
-/// compute node alone with its attached operators, and their schedule through DRAM. The passes
-/// that plan the global buffer as a store of whole tensors (splitting, residency, layout) belong
-/// to today's model.
+/// compute node alone with its attached operators and, with hier_fusion, each linked pair fused,
+/// and their schedule through DRAM. The passes that plan the global buffer as a store of whole
+/// tensors (splitting, residency, layout) belong to today's model.
 NetworkPlan plan_on_hierarchy(const Graph &graph, const Hardware &hw, const NetworkOptions &options,
                               NetworkPlan plan, std::chrono::steady_clock::time_point start) {
   if (options.search_segments) {
     FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
-    fusion.search.fusion = false;
+    fusion.search.fusion = options.hier_fusion;
+    fusion.search.max_fused = 2;
     plan.fusion = plan_fusion(graph, hw, fusion);
     plan.schedule = through_dram_schedule(graph, plan.fusion);
   }

@@ -132,24 +132,48 @@ SegmentOutcome SegmentSearcher::outcome_of(const ExploreResult &r) const {
   return out;
 }
 
-SegmentOutcome SegmentSearcher::outcome_of(const HierExploreResult &r) const {
-  const HierPlan *pick = best_point(r.front, [this](const Objectives &o) { return rank(o); });
+namespace {
+
+bool runs_fused(const HierExploreResult &r, const HierPlan &plan) {
+  return std::any_of(plan.parts.begin(), plan.parts.end(),
+                     [&](const HierPlanPart &part) { return r.segments[part.segment].pair; });
+}
+
+/// The MACs that `plan` runs, recomputed ones included.
+double plan_macs(const HierExploreResult &r, const HierPlan &plan) {
+  double macs = 0;
+  for (const HierPlanPart &part : plan.parts) {
+    const HierSegmentFront &s = r.segments[part.segment];
+    if (s.pair)
+      macs += s.fused.front[part.point].cost.totals.macs;
+    else if (!s.pass)
+      macs += s.search.front[part.point].cost.macs;
+  }
+  return macs;
+}
+
+} // namespace
+
+std::optional<SegmentOutcome> SegmentSearcher::outcome_of(const HierExploreResult &r,
+                                                          bool fused) const {
+  std::vector<HierPlan> plans;
+  for (const HierPlan &p : r.front)
+    if (!fused || runs_fused(r, p))
+      plans.push_back(p);
+  const HierPlan *pick = best_point(plans, [this](const Objectives &o) { return rank(o); });
   SegmentOutcome out;
   if (!pick)
-    return out;
+    return fused ? std::nullopt : std::optional(out);
   SegmentCost &c = out.cost.emplace();
   c.latency_s = pick->objectives.latency_s;
   c.energy_pj = pick->objectives.energy_pj;
   c.dram_words = pick->objectives.dram_words;
   c.buffer_words = pick->objectives.buffer_words;
-  for (const HierPlanPart &part : pick->parts) {
-    const HierSegmentFront &s = r.segments[part.segment];
-    DSE_CHECK(!s.pair, "a network segment on a general hierarchy runs no fused pair");
-    if (!s.pass)
-      c.macs += s.search.front[part.point].cost.macs;
-  }
-  for (const HierPlan &p : r.front)
-    c.front.push_back({p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words, 0});
+  c.macs = plan_macs(r, *pick);
+  c.fused = fused;
+  for (const HierPlan &p : plans)
+    c.front.push_back(
+        {p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words, fused ? 1 : 0});
   c.front = pareto_filter(c.front, PlanFrontPolicy{});
   return out;
 }
@@ -213,18 +237,16 @@ std::string SegmentSearcher::key_of(const Workload &workload, bool fused) {
 
 SegmentSearcher::Search SegmentSearcher::search_of(const Workload &workload, bool fused,
                                                    const SearchOptions &options) const {
-  if (!hw_.is_legacy()) {
-    if (fused)
-      return [] { return std::optional<SegmentOutcome>(); };
-    return [this, &workload, &options] {
+  if (!hw_.is_legacy())
+    return [this, &workload, &options, fused] {
       HierSearchOptions hier;
       hier.objectives = options.objectives;
       hier.latency_model = options.latency_model;
       hier.first_read_elision = hw_.hierarchy.first_read_elision;
       hier.threads = options.threads;
-      return std::optional(outcome_of(explore_hier(hw_, workload, hier)));
+      hier.fusion = fused;
+      return outcome_of(explore_hier(hw_, workload, hier), fused);
     };
-  }
   if (fused)
     return [this, &workload, &options] {
       const std::optional<ExploreResult> r = explore_fused_chain(workload, hw_, options);

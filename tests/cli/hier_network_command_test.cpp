@@ -87,11 +87,32 @@ TEST_F(HierNetworkCommand, RefusesWhatPlansTheGlobalBufferOrFuses) {
   expect_error(network({"--report"}), message("--report", no_memory_plan));
   expect_error(network({"--no-search"}), message("--no-search", no_memory_plan));
   expect_error(network({"--max-fused", "2"}),
-               message("--max-fused 2", "whose network plan searches each compute node alone"));
+               message("--max-fused 2", "whose network plan searches each compute node alone, "
+                                        "and with --hier-fusion each linked pair fused too"));
   expect_error(network({"--tiles", "pow2"}),
                message("--tiles pow2", "searched with divisor factors at every level"));
   expect_error(network({"--every-column"}),
                message("--every-column", "searched level by level, not by boxes of tilings"));
+}
+
+TEST_F(HierNetworkCommand, FusesLinkedPairsWithHierFusion) {
+  const std::string perceptron = repo_file("tests/data/perceptron.yaml");
+  const RunResult r = run_ok(
+      {"network", "--hw", kHierarchy, "--model", perceptron, "--hier-fusion", "-o", "report"});
+  EXPECT_NE(r.out.find("): 2 segments (1 compute nodes searched with their attached operators, 1 "
+                       "fused pairs, 0 vector and movement nodes), "),
+            std::string::npos)
+      << r.out;
+  const Csv segments = parse_csv(read("report/segments.csv"));
+  ASSERT_EQ(segments.rows.size(), 3u); // the pair, the last layer and the total
+  EXPECT_EQ(segments.text(0, "kind"), "fused");
+  EXPECT_EQ(segments.text(0, "nodes"), "fc1+relu1+fc2+relu2");
+  EXPECT_EQ(segments.text(1, "kind"), "single");
+  // On today's model fused runs are searched by default: the flag is refused by name.
+  expect_error({"network", "--hw", repo_file("hw_configs/sim-1g-1mb-60gbps.yaml"), "--model",
+                perceptron, "--hier-fusion"},
+               "error: --hier-fusion applies to general hierarchies; on this hardware fused pairs "
+               "are searched unless --no-fusion");
 }
 
 TEST_F(HierNetworkCommand, TakesDivisorTilesWhenAsked) {

@@ -2,7 +2,8 @@
 // searched segment's cost the best point of its own explore_hier front, the MACs those of the
 // graph, no segment below the I/O bound of the tensors it reads and writes, the network front
 // equal to every combination of segment front points filtered, and the plan independent of the
-// thread count.
+// thread count. With fused pairs (hier_fusion): each fused segment the best fused plan of its
+// pair's explore_hier front, no plan or front point worse than without them.
 #include <gtest/gtest.h>
 
 #include "common/repo_files.hpp"
@@ -18,10 +19,11 @@ namespace {
 using test_common::repo_file;
 
 NetworkPlan plan_on(const Graph &graph, const Hardware &hw, int threads,
-                    PlanObjective objective = PlanObjective::Latency) {
+                    PlanObjective objective = PlanObjective::Latency, bool hier_fusion = false) {
   NetworkOptions options;
   options.objective = objective;
   options.search.threads = threads;
+  options.hier_fusion = hier_fusion;
   return plan_network(graph, hw, options);
 }
 
@@ -181,6 +183,102 @@ TEST_F(HierNetwork, DoesNotDependOnTheThreadCount) {
   for (size_t i = 0; i < one.schedule.front.size(); ++i) {
     EXPECT_EQ(one.schedule.front[i].latency_s, plan.schedule.front[i].latency_s);
     EXPECT_EQ(one.schedule.front[i].energy_pj, plan.schedule.front[i].energy_pj);
+  }
+}
+
+/// The perceptron's plans on a16, with fused pairs and without, made once for the suite.
+class HierNetworkFusion : public ::testing::Test {
+protected:
+  struct Plans {
+    Graph graph = load_network(repo_file("tests/data/perceptron.yaml"));
+    Hardware hw = load_hardware(repo_file("hw_configs/a16-timeloop.yaml"));
+    NetworkPlan fused = plan_on(graph, hw, 2, PlanObjective::Latency, true);
+    NetworkPlan alone = plan_on(graph, hw, 2);
+  };
+  static const Plans &plans() {
+    static const Plans p;
+    return p;
+  }
+  const Graph &graph = plans().graph;
+  const Hardware &hw = plans().hw;
+  const NetworkPlan &fused = plans().fused;
+  const NetworkPlan &alone = plans().alone;
+};
+
+/// The segment's nodes as units: each compute node with the nodes attached after it.
+SegmentNodes units_of(const Graph &graph, const Segment &s) {
+  SegmentNodes nodes;
+  for (int v : s.nodes)
+    if (is_compute(graph.node(v).kind))
+      nodes.units.push_back({v, {}});
+    else
+      nodes.units.back().attached.push_back(v);
+  return nodes;
+}
+
+TEST_F(HierNetworkFusion, EachFusedSegmentIsTheBestFusedPlanOfItsPair) {
+  int pairs = 0;
+  for (const Segment &s : fused.schedule.segments) {
+    if (s.kind != SegmentKind::Fused)
+      continue;
+    ++pairs;
+    const std::optional<Workload> workload = lower_segment(graph, units_of(graph, s));
+    ASSERT_TRUE(workload) << s.label;
+    HierSearchOptions options;
+    options.fusion = true;
+    const HierExploreResult r = explore_hier(hw, *workload, options);
+    const HierPlan *best = nullptr;
+    for (const HierPlan &p : r.front) {
+      const bool runs_pair =
+          std::any_of(p.parts.begin(), p.parts.end(), [&](const HierPlanPart &x) {
+            return r.segments[x.segment].pair.has_value();
+          });
+      if (runs_pair &&
+          (!best || std::pair(p.objectives.latency_s, p.objectives.energy_pj) <
+                        std::pair(best->objectives.latency_s, best->objectives.energy_pj)))
+        best = &p;
+    }
+    ASSERT_NE(best, nullptr) << s.label;
+    EXPECT_EQ(s.cost.latency_s, best->objectives.latency_s) << s.label;
+    EXPECT_EQ(s.cost.energy_pj, best->objectives.energy_pj) << s.label;
+    EXPECT_EQ(s.cost.dram_words, best->objectives.dram_words) << s.label;
+    EXPECT_TRUE(s.cost.fused);
+    // Its DRAM words: at least the first einsum's operands, the second's weights and the last
+    // result (biases are elementwise adds, not einsum operands).
+    const GraphNode &first = graph.node(s.nodes.front());
+    const GraphNode &second = graph.node(units_of(graph, s).units.back().node);
+    const double io = static_cast<double>(element_count(graph.tensor(first.inputs[0]).shape) +
+                                          element_count(graph.tensor(first.inputs[1]).shape) +
+                                          element_count(graph.tensor(second.inputs[1]).shape)) +
+                      node_output_words(graph, s.nodes.back());
+    EXPECT_GE(s.cost.dram_words, io) << s.label;
+  }
+  EXPECT_GE(pairs, 1); // fusing fc1 and fc2 keeps h1 off DRAM, which pays on a16
+}
+
+TEST_F(HierNetworkFusion, IsNeverWorseThanEachNodeAloneAndMovesFewerWords) {
+  EXPECT_LT(fused.schedule.total.latency_s, alone.schedule.total.latency_s);
+  EXPECT_LT(fused.schedule.total.dram_words, alone.schedule.total.dram_words);
+  double graph_macs = 0;
+  for (size_t v = 0; v < graph.nodes.size(); ++v)
+    graph_macs += node_macs(graph, static_cast<int>(v));
+  EXPECT_GE(fused.schedule.total.macs, graph_macs); // recomputed MACs included
+  for (const CostPoint &p : alone.schedule.front)
+    EXPECT_TRUE(std::any_of(fused.schedule.front.begin(), fused.schedule.front.end(),
+                            [&](const CostPoint &q) {
+                              return q.latency_s <= p.latency_s * (1 + 1e-12) &&
+                                     q.energy_pj <= p.energy_pj * (1 + 1e-12);
+                            }))
+        << p.latency_s << " s, " << p.energy_pj << " pJ";
+}
+
+TEST_F(HierNetworkFusion, DoesNotDependOnTheThreadCount) {
+  const NetworkPlan one = plan_on(graph, hw, 1, PlanObjective::Latency, true);
+  ASSERT_EQ(one.schedule.segments.size(), fused.schedule.segments.size());
+  for (size_t i = 0; i < one.schedule.segments.size(); ++i) {
+    EXPECT_EQ(one.schedule.segments[i].kind, fused.schedule.segments[i].kind);
+    EXPECT_EQ(one.schedule.costs[i].latency_s, fused.schedule.costs[i].latency_s);
+    EXPECT_EQ(one.schedule.costs[i].energy_pj, fused.schedule.costs[i].energy_pj);
   }
 }
 

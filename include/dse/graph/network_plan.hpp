@@ -21,6 +21,9 @@ struct NetworkOptions {
   SearchOptions search = network_search_options();
   SplitOptions split;          // its objective is set from `objective`
   bool search_segments = true; // false: skip the matrix-engine searches (memory planning only)
+  /// General hierarchies: each run of two linked compute nodes that can fuse is also searched
+  /// fused (explore_hier's fused pairs, docs/HIERARCHY.md §8.5).
+  bool hier_fusion = false;
   ProgressReporter progress;
 };
 

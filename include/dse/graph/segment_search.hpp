@@ -96,8 +96,9 @@ private:
   std::pair<double, double> rank(const Objectives &o) const;
   /// The best point of explore's front `r` for the objective, with the front.
   SegmentOutcome outcome_of(const ExploreResult &r) const;
-  /// The same for explore_hier's front (a general hierarchy).
-  SegmentOutcome outcome_of(const HierExploreResult &r) const;
+  /// The same for explore_hier's front (a general hierarchy); with `fused`, of the plans that run
+  /// a fused pair only (std::nullopt when none is on the front).
+  std::optional<SegmentOutcome> outcome_of(const HierExploreResult &r, bool fused) const;
   /// The segment cost of point `pick` of the front `r`.
   SegmentCost cost_of(const ExploreResult &r, const FrontPoint &pick) const;
   /// The outcome stored under `key`, or else the outcome of `search` (none when it searched
