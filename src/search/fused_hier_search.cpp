@@ -247,6 +247,8 @@ struct TilingStart {
 constexpr size_t kNestFrontsPerBatch = 8;
 /// Tilings started per batch at most (their starts are held until they are searched).
 constexpr size_t kTilingsPerBatch = 256;
+/// Tilings started together on the threads.
+constexpr size_t kStartsPerChunk = 32;
 
 class FusedSearch {
 public:
@@ -310,26 +312,35 @@ private:
     tiles.extent[d] = tiles.trips[d] = 1;
   }
 
-  /// Starts the tilings from `tilings_[first]` on (of the tree's `tilings`) into starts_ until
-  /// kNestFrontsPerBatch nest fronts are wanted or kTilingsPerBatch are started, and returns how
-  /// many; builds those fronts on every thread first. They are the fronts that the tilings will
-  /// read as the front stands now (it only grows, so the search of the tilings may skip some but
-  /// reads no others). Each front is a function of its key alone and the batches do not depend on
-  /// the thread count, so neither do the search and its statistics.
+  /// Starts the tilings from `tilings_[first]` on (of the tree's `tilings`) into starts_, on
+  /// every thread, until kNestFrontsPerBatch nest fronts are wanted or kTilingsPerBatch are
+  /// started, and returns how many; builds those fronts on every thread first. They are the fronts
+  /// that the tilings will read as the front stands now (it only grows, so the search of the
+  /// tilings may skip some but reads no others). Each front is a function of its key alone and the
+  /// batches do not depend on the thread count, so neither do the search and its statistics.
   size_t prepare_nest_fronts(const Dataflow &tree, const FusedOuterForms &forms, size_t tilings,
                              size_t first) {
     std::map<NestKey, const FusedTiles *> wanted;
-    size_t started = 0;
-    for (size_t i = first;
-         i < tilings && wanted.size() < kNestFrontsPerBatch && started < kTilingsPerBatch; ++i) {
-      if (started == starts_.size())
-        starts_.emplace_back();
-      TilingStart &start = starts_[started++];
-      start_tiling(tree, forms, tilings_[i], start);
-      if (start.fits && !least_rejected(start))
-        for (const NestKey &key : start.keys)
-          if (!cache_.count(key))
-            wanted.try_emplace(key, &tilings_[i]);
+    size_t started = 0; // starts_[0, started): the batch's, tilings_[first, first + started)
+    const size_t most = std::min(tilings - first, kTilingsPerBatch);
+    while (started < most && wanted.size() < kNestFrontsPerBatch) {
+      // A chunk started on the threads (a start reads no front), then judged in order; the
+      // starts past the batch's end are dropped (the next batch makes them again).
+      const size_t chunk = std::min(kStartsPerChunk, most - started);
+      if (starts_.size() < started + chunk)
+        starts_.resize(started + chunk);
+      arena_.execute([&] {
+        tbb::parallel_for(size_t{0}, chunk, [&](size_t i) {
+          start_tiling(tree, forms, tilings_[first + started + i], starts_[started + i]);
+        });
+      });
+      for (size_t i = 0; i < chunk && wanted.size() < kNestFrontsPerBatch; ++i, ++started) {
+        const TilingStart &start = starts_[started];
+        if (start.fits && !least_rejected(start))
+          for (const NestKey &key : start.keys)
+            if (!cache_.count(key))
+              wanted.try_emplace(key, &tilings_[first + started]);
+      }
     }
     if (wanted.empty())
       return started;
@@ -354,7 +365,9 @@ private:
   /// at level 1) and its MACs at the dimensions' sizes.
   bool partial_tiling_rejected(const Dataflow &tree, const FusedOuterForms &forms, size_t chosen,
                                const FusedTiles &tiles) const {
-    AtomTable lo = atom_ranges_.first, hi = atom_ranges_.second;
+    thread_local AtomTable lo, hi; // their storage reused
+    lo = atom_ranges_.first;
+    hi = atom_ranges_.second;
     const Workload &w = *problem_.workload;
     for (size_t i = 0; i < chosen; ++i) {
       const auto d = static_cast<size_t>(problem_.dims[i]);
