@@ -2,6 +2,9 @@
 #include "dse/graph/network_plan.hpp"
 
 #include <chrono>
+#include <exception>
+#include <tbb/parallel_invoke.h>
+#include <tbb/task_arena.h>
 
 namespace dse {
 
@@ -38,17 +41,39 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
   plan.banks = map_banks(graph);
   if (!hw.is_legacy())
     return plan_on_hierarchy(graph, hw, options, std::move(plan), start);
-  SplitOptions split = options.split;
-  split.objective = options.objective;
-  plan.split = plan_splits(graph, hw, split);
-  plan.memory_before = memory_report(plan.split.plan_before, plan.split.before, hw);
-  plan.memory_after = memory_report(plan.split.plan_after, plan.split.after, hw);
-  if (options.search_segments) {
-    FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
-    plan.fusion = plan_fusion(graph, hw, fusion);
-    plan.schedule =
-        schedule_network(graph, hw, plan.fusion, options.search.latency_model, options.objective);
-  }
+  // The whole-node memory plan and the segment searches read only the graph, so the first runs
+  // beside the second (on one thread of the searches' arena; in order with --threads 1). Their
+  // errors are raised in the order of the passes, whichever thread met its error first.
+  std::exception_ptr split_error, fusion_error;
+  const auto split_pass = [&] {
+    try {
+      SplitOptions split = options.split;
+      split.objective = options.objective;
+      plan.split = plan_splits(graph, hw, split);
+      plan.memory_before = memory_report(plan.split.plan_before, plan.split.before, hw);
+      plan.memory_after = memory_report(plan.split.plan_after, plan.split.after, hw);
+    } catch (...) {
+      split_error = std::current_exception();
+    }
+  };
+  const auto fusion_pass = [&] {
+    if (!options.search_segments)
+      return;
+    try {
+      FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
+      plan.fusion = plan_fusion(graph, hw, fusion);
+      plan.schedule =
+          schedule_network(graph, hw, plan.fusion, options.search.latency_model, options.objective);
+    } catch (...) {
+      fusion_error = std::current_exception();
+    }
+  };
+  tbb::task_arena arena(options.search.threads > 0 ? options.search.threads
+                                                  : tbb::task_arena::automatic);
+  arena.execute([&] { tbb::parallel_invoke(split_pass, fusion_pass); });
+  for (const std::exception_ptr &error : {split_error, fusion_error})
+    if (error)
+      std::rethrow_exception(error);
   plan.layout = plan_layout(graph, hw);
   plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return plan;

@@ -74,20 +74,35 @@ void bound_basis_parts(Prepared &p) {
   }
 }
 
+/// B at the tilings [begin, begin + n) of a leaf box, whose first `depth` tiling-space dims are
+/// fixed: per basis function, the product of its parts in the fixed dims once, times its parts in
+/// the free dims at each column. The atoms are integers, so below 2^53 the products do not depend
+/// on their order.
 void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
-                   Eigen::Index n, Worker &w) {
-  w.b.resize(static_cast<Eigen::Index>(p.basis.factors.size()), n);
+                   size_t depth, Eigen::Index n, Worker &w) {
+  const size_t dims = tilings.dims().size();
+  w.column_menu.resize(static_cast<size_t>(n) * dims);
+  tilings.decode(begin, w.menu_index);
   for (Eigen::Index c = 0; c < n; ++c) {
-    tilings.decode(begin + static_cast<std::uint64_t>(c), w.menu_index);
-    for (size_t j = 0; j < p.basis.factors.size(); ++j) {
-      double v = 1.0;
-      for (const Basis::Factor &f : p.basis.factors[j]) {
-        const double x = p.atoms[static_cast<size_t>(f.dim_pos)][static_cast<size_t>(
-            w.menu_index[static_cast<size_t>(f.dim_pos)])][static_cast<size_t>(f.atom)];
-        for (int k = 0; k < f.power; ++k)
-          v *= x;
-      }
-      w.b(static_cast<Eigen::Index>(j), c) = v;
+    std::copy(w.menu_index.begin(), w.menu_index.end(),
+              w.column_menu.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(c) * dims));
+    for (size_t i = dims; i-- > 0 && ++w.menu_index[i] == static_cast<int>(tilings.menu(i).size());)
+      w.menu_index[i] = 0;
+  }
+  w.b.resize(static_cast<Eigen::Index>(p.basis_parts.size()), n);
+  for (size_t j = 0; j < p.basis_parts.size(); ++j) {
+    const std::vector<Prepared::DimPart> &parts = p.basis_parts[j];
+    double fixed = 1.0;
+    size_t first_free = 0;
+    for (; first_free < parts.size() && parts[first_free].dim < depth; ++first_free)
+      fixed *= parts[first_free].values[static_cast<size_t>(w.column_menu[parts[first_free].dim])];
+    double *row = &w.b(static_cast<Eigen::Index>(j), 0);
+    for (Eigen::Index c = 0; c < n; ++c) {
+      const int *menu = &w.column_menu[static_cast<size_t>(c) * dims];
+      double v = fixed;
+      for (size_t k = first_free; k < parts.size(); ++k)
+        v *= parts[k].values[static_cast<size_t>(menu[parts[k].dim])];
+      row[c] = v;
     }
   }
 }
@@ -411,9 +426,9 @@ double compute_latency(const Prepared &p, const MetricTotals &part) {
 }
 
 void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
-                      std::uint64_t end, const std::vector<Eigen::Index> &open, Worker &w) {
-  const auto n = static_cast<Eigen::Index>(end - begin);
-  fill_boundary(p, tilings, begin, n, w);
+                      size_t depth, const std::vector<Eigen::Index> &open, Worker &w) {
+  const auto n = static_cast<Eigen::Index>(p.span[depth]);
+  fill_boundary(p, tilings, begin, depth, n, w);
   multiply_open_rows(p, open, w);
   w.m_compute.noalias() = p.q_compute * w.b;
   w.matrix_flops += 2.0 * static_cast<double>(p.q_compute.nonZeros()) * static_cast<double>(n);

@@ -150,6 +150,7 @@ struct Worker {
   std::vector<std::uint64_t> row_leaf;
   std::uint64_t leaves = 0;
   std::vector<int> menu_index;
+  std::vector<int> column_menu; // per column of a leaf box, its menu index per tiling-space dim
   struct Bound {
     double latency_cycles; // smallest compute-side latency of the spatial combinations
     double energy_pj;      // smallest compute-side energy of the spatial combinations
@@ -243,8 +244,9 @@ inline Objectives lower_bound(const Prepared &p, const Worker::Bound &bound, dou
   return o;
 }
 
-/// Evaluates the tilings [begin, end) column by column for the dataflows `open`, into w.front.
+/// Evaluates the leaf box of tilings starting at `begin` whose first `depth` dims are fixed, column
+/// by column, for the dataflows `open`, into w.front.
 void evaluate_columns(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
-                      std::uint64_t end, const std::vector<Eigen::Index> &open, Worker &w);
+                      size_t depth, const std::vector<Eigen::Index> &open, Worker &w);
 
 } // namespace dse

@@ -178,7 +178,7 @@ void search_box(const Prepared &p, const TilingSpace &tilings, std::uint64_t beg
   if (open->empty())
     return;
   if (depth == p.leaf_depth) {
-    evaluate_columns(p, tilings, begin, begin + p.span[depth], *open, w);
+    evaluate_columns(p, tilings, begin, depth, *open, w);
     return;
   }
   for (std::uint64_t i = tilings.menu(depth).size(); i-- > 0;)
