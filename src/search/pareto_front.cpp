@@ -43,6 +43,8 @@ const char *objective_name(Objective o) {
 ParetoFront::ParetoFront(std::vector<Objective> objectives) : objectives_(std::move(objectives)) {
   if (objectives_.empty() || objectives_.size() > kMaxObjectives)
     throw UserError("expected between 1 and 4 objectives");
+  for (size_t i = 0; i < objectives_.size(); ++i)
+    fields_[i] = objective_field(objectives_[i]);
 }
 
 Objectives objectives_in_sequence(const Objectives &a, const Objectives &b) {

@@ -90,6 +90,7 @@ void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t 
       w.menu_index[i] = 0;
   }
   w.b.resize(static_cast<Eigen::Index>(p.basis_parts.size()), n);
+  w.b_columns.resize(n, static_cast<Eigen::Index>(p.basis_parts.size()));
   for (size_t j = 0; j < p.basis_parts.size(); ++j) {
     const std::vector<Prepared::DimPart> &parts = p.basis_parts[j];
     double fixed = 1.0;
@@ -103,6 +104,7 @@ void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t 
       for (size_t k = first_free; k < parts.size(); ++k)
         v *= parts[k].values[static_cast<size_t>(menu[parts[k].dim])];
       row[c] = v;
+      w.b_columns(c, static_cast<Eigen::Index>(j)) = v;
     }
   }
 }
@@ -156,11 +158,12 @@ void keep_best_spatial(const Prepared &p, Worker &w, Eigen::Index c, Eigen::Inde
 double column_buffer_words(const Prepared &p, Eigen::Index d, Eigen::Index c, Worker &w) {
   double buffer = 0;
   Eigen::Index nonzeros = 0;
+  const double *b = &w.b_columns(c, 0);
   for (Eigen::Index o = 0; o < p.ops; ++o) {
     double words = 0;
     for (SparseRows::InnerIterator it(p.q_dataflow, dataflow_row(p, 2 + o, d)); it;
          ++it, ++nonzeros)
-      words += it.value() * w.b(it.col(), c);
+      words += it.value() * b[it.col()];
     buffer = std::max(buffer, words);
   }
   w.matrix_flops += 2.0 * static_cast<double>(nonzeros);

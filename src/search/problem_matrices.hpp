@@ -146,6 +146,7 @@ struct Worker {
   std::uint64_t columns = 0;
   double matrix_flops = 0;
   DenseRows b, m_dataflow, m_compute;
+  DenseRows b_columns; // B transposed: one row per column of B, for the products at one column
   // Per row of q_dataflow, the leaf (count in `leaves`) whose product computed it last.
   std::vector<std::uint64_t> row_leaf;
   std::uint64_t leaves = 0;
@@ -176,6 +177,8 @@ struct Worker {
   // least compute-side latency and energy, and per depth the dataflows still open.
   Eigen::VectorXd least_b, greatest_b, least_dataflow, least_compute, scratch;
   std::vector<std::uint64_t> least_dataflow_box; // per row of least_dataflow: the box it is of
+  std::vector<std::pair<double, double>> row_range; // per row of q_dataflow: least and greatest
+  std::vector<std::uint64_t> row_range_box;         // per row of row_range: the box it is of
   std::vector<Bound> box_bounds;
   // Per bound class, the front's verdict on its bound over a box (made at box count `made`), and
   // the box count when a dataflow of the class that fits at every tiling of the box was opened.

@@ -64,27 +64,39 @@ double least_dataflow_row(const Prepared &p, Eigen::Index r, Worker &w) {
   return w.least_dataflow(r) = (1 - kMargin) * positive - (1 + kMargin) * negative;
 }
 
-/// Dataflow d's least and greatest buffer words over the box: the largest of its operators' rows
-/// at their least and at their greatest, both read in one pass over the rows.
-std::pair<double, double> box_buffer_words(const Prepared &p, Eigen::Index d, Worker &w) {
-  double least = 0, greatest = 0;
+/// Row r of q_dataflow at its least and at its greatest over the box, both read in one pass over
+/// the row when the box first reads it (dataflows share buffer rows).
+std::pair<double, double> box_row_range(const Prepared &p, Eigen::Index r, Worker &w) {
+  std::uint64_t &box = w.row_range_box[static_cast<size_t>(r)];
+  std::pair<double, double> &range = w.row_range[static_cast<size_t>(r)];
+  if (box == w.boxes)
+    return range;
+  box = w.boxes;
+  double positive_least = 0, positive_greatest = 0, negative_least = 0, negative_greatest = 0;
   Eigen::Index nonzeros = 0;
-  for (Eigen::Index o = 0; o < p.ops; ++o) {
-    const Eigen::Index r = dataflow_row(p, 2 + o, d);
-    double positive_least = 0, positive_greatest = 0, negative_least = 0, negative_greatest = 0;
-    for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros) {
-      positive_least += it.value() * w.least_b(it.col());
-      positive_greatest += it.value() * w.greatest_b(it.col());
-    }
-    for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros) {
-      negative_least += it.value() * w.least_b(it.col());
-      negative_greatest += it.value() * w.greatest_b(it.col());
-    }
-    least = std::max(least, (1 - kMargin) * positive_least - (1 + kMargin) * negative_greatest);
-    greatest =
-        std::max(greatest, (1 + kMargin) * positive_greatest - (1 - kMargin) * negative_least);
+  for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros) {
+    positive_least += it.value() * w.least_b(it.col());
+    positive_greatest += it.value() * w.greatest_b(it.col());
+  }
+  for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros) {
+    negative_least += it.value() * w.least_b(it.col());
+    negative_greatest += it.value() * w.greatest_b(it.col());
   }
   w.matrix_flops += 4.0 * static_cast<double>(nonzeros);
+  return range = {(1 - kMargin) * positive_least - (1 + kMargin) * negative_greatest,
+                  (1 + kMargin) * positive_greatest - (1 - kMargin) * negative_least};
+}
+
+/// Dataflow d's least and greatest buffer words over the box: the largest of its operators' rows
+/// at their least and at their greatest. Once the least exceeds the capacity, the later
+/// operators are not read (the dataflow is dropped whatever they hold).
+std::pair<double, double> box_buffer_words(const Prepared &p, Eigen::Index d, Worker &w) {
+  double least = 0, greatest = 0;
+  for (Eigen::Index o = 0; o < p.ops && least <= p.capacity_words; ++o) {
+    const auto [row_least, row_greatest] = box_row_range(p, dataflow_row(p, 2 + o, d), w);
+    least = std::max(least, row_least);
+    greatest = std::max(greatest, row_greatest);
+  }
   return {least, greatest};
 }
 
@@ -128,6 +140,8 @@ void keep_open_dataflows(const Prepared &p, std::uint64_t begin, size_t depth,
   const bool early = buffer_first(p);
   w.least_dataflow.resize(p.q_dataflow.rows());
   w.least_dataflow_box.resize(static_cast<size_t>(p.q_dataflow.rows()), 0);
+  w.row_range.resize(static_cast<size_t>(p.q_dataflow.rows()));
+  w.row_range_box.resize(static_cast<size_t>(p.q_dataflow.rows()), 0);
   w.matrix_flops +=
       2.0 * static_cast<double>(least_rows(p.q_compute_signed, w, w.scratch, w.least_compute));
   w.box_bounds.resize(static_cast<size_t>(p.groups));

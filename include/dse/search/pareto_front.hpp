@@ -18,20 +18,24 @@ inline constexpr size_t kMaxObjectives = 4;
 
 Objective parse_objective(const std::string &name); // throws UserError
 const char *objective_name(Objective o);
-inline double objective_value(const Objectives &o, Objective which) {
+/// The member of Objectives that holds `which`.
+inline double Objectives::*objective_field(Objective which) {
   switch (which) {
   case Objective::Latency:
-    return o.latency_s;
+    return &Objectives::latency_s;
   case Objective::Energy:
-    return o.energy_pj;
+    return &Objectives::energy_pj;
   case Objective::Edp:
-    return o.edp;
+    return &Objectives::edp;
   case Objective::Dram:
-    return o.dram_words;
+    return &Objectives::dram_words;
   case Objective::Buffer:
-    return o.buffer_words;
+    return &Objectives::buffer_words;
   }
-  return 0;
+  return &Objectives::latency_s;
+}
+inline double objective_value(const Objectives &o, Objective which) {
+  return o.*objective_field(which);
 }
 
 /// The objectives of running a plan with objectives `a`, then one with `b`: latency, energy and
@@ -57,7 +61,12 @@ public:
 
   using Key = std::array<double, kMaxObjectives>;
   /// The selected objectives of `o`, in this front's order (unused entries 0).
-  Key key_of(const Objectives &o) const { return key_of(o, objectives_); }
+  Key key_of(const Objectives &o) const {
+    Key key{};
+    for (size_t i = 0; i < objectives_.size(); ++i)
+      key[i] = o.*fields_[i];
+    return key;
+  }
   /// The entries of `selection` of `o`, in that order (unused entries 0).
   static Key key_of(const Objectives &o, const std::vector<Objective> &selection) {
     Key key{};
@@ -106,6 +115,7 @@ private:
   bool insert_nd(const ParetoPoint &p);
 
   std::vector<Objective> objectives_;
+  std::array<double Objectives::*, kMaxObjectives> fields_{}; // of objectives_, in order
   std::vector<ParetoPoint> points_;
   std::vector<double> first_keys_; // with two objectives, key[0] of each point in order
 };
