@@ -14,7 +14,11 @@ namespace dse {
 
 namespace {
 
-constexpr size_t kSamples = 6;
+/// Sample points per signature. The symbolic check runs only for the pairs the samples pass: on
+/// the windowed pair of GoogLeNet's inception blocks, 6 samples let 69,435 pairs through of which
+/// 8,840 dominate, 10 and 16 about half as many; 10 builds the space with the fewest
+/// instructions (7% fewer than 6).
+constexpr size_t kSamples = 10;
 constexpr double kTolerance = 1e-9; // relative, of the numeric comparison of signatures
 
 /// Largest dimension index used by any monomial, to size the random atom tables.
