@@ -50,6 +50,9 @@ std::vector<double> sample_points(int dims) {
 
 struct Signature {
   std::vector<double> values; // metric-major, sample-minor
+  // Per value, the most another row's value may be and still count as no larger: the value plus
+  // the relative tolerance.
+  std::vector<double> ceilings;
   double total = 0;
   double slack = 0; // numerically_le(v, this) needs v.total <= total + slack
 };
@@ -74,18 +77,26 @@ Signature signature(const MetricRow &row, const std::vector<double> &points) {
         sums[k] += c * v[k];
     }
     for (double value : sums) {
+      const double tolerance = kTolerance * (1.0 + std::abs(value));
       s.values.push_back(value);
+      s.ceilings.push_back(value + tolerance);
       s.total += value;
-      s.slack += kTolerance * (1.0 + std::abs(value));
+      s.slack += tolerance;
     }
   }
   return s;
 }
 
+/// Whether every value of u is no larger than v's, within the tolerance: one metric's samples at
+/// a time (most pairs differ in the first metric read).
 bool numerically_le(const Signature &u, const Signature &v) {
-  for (size_t i = 0; i < u.values.size(); ++i)
-    if (u.values[i] > v.values[i] + kTolerance * (1.0 + std::abs(v.values[i])))
+  for (size_t first = 0; first < u.values.size(); first += kSamples) {
+    bool le = true;
+    for (size_t i = first; i < first + kSamples; ++i)
+      le &= u.values[i] <= v.ceilings[i];
+    if (!le)
       return false;
+  }
   return true;
 }
 
