@@ -412,7 +412,7 @@ private:
   }
 
   void search_tiling(size_t tree_id, const Dataflow &tree, const FusedTiles &tiles,
-                     TilingStart &start) {
+                     const TilingStart &start) {
     if (!start.fits)
       return;
     ++result_.statistics.tilings;
@@ -420,8 +420,8 @@ private:
       ++result_.statistics.tilings_skipped;
       return;
     }
-    const std::vector<OperatorNest> &producer = nests(tree, tiles, std::move(start.keys[0]));
-    const std::vector<OperatorNest> &consumer = nests(tree, tiles, std::move(start.keys[1]));
+    const std::vector<OperatorNest> &producer = built_nests(start.keys[0]);
+    const std::vector<OperatorNest> &consumer = built_nests(start.keys[1]);
     for (const OperatorNest &p : producer) {
       if (options_.prune && front_rejects(start.outer, p.cost, start.least[1]))
         continue;
@@ -482,18 +482,18 @@ private:
     return front;
   }
 
-  const std::vector<OperatorNest> &remember(NestKey key, NestFront &&front) {
+  void remember(const NestKey &key, NestFront &&front) {
     ++result_.statistics.nest_fronts;
     result_.statistics.nests += front.nests;
-    return cache_.emplace(std::move(key), std::move(front.kept)).first->second;
+    cache_.emplace(key, std::move(front.kept));
   }
 
-  const std::vector<OperatorNest> &nests(const Dataflow &tree, const FusedTiles &tiles,
-                                         NestKey key) {
-    if (auto it = cache_.find(key); it != cache_.end())
-      return it->second;
-    NestFront front = nest_front(tree, tiles, key);
-    return remember(std::move(key), std::move(front));
+  /// The nest front of `key`, which the batch of its tiling built (prepare_nest_fronts): a tiling
+  /// searched was started, fits and was not rejected then, and the front has only grown since.
+  const std::vector<OperatorNest> &built_nests(const NestKey &key) const {
+    const auto it = cache_.find(key);
+    DSE_CHECK(it != cache_.end(), "a searched tiling's nest front was not built by its batch");
+    return it->second;
   }
 
   void add(size_t tree_id, const Dataflow &tree, const FusedTiles &tiles,
