@@ -233,22 +233,24 @@ std::string Posynomial::to_string(const std::vector<std::string> &dim_names) con
 }
 
 bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {
-  // The terms of rhs - lhs, split by sign, read off both sorted term lists in one pass.
-  struct Mass {
-    const Monomial *monomial;
-    double amount;
-    int degree;
-  };
-  // Pruning calls this for millions of pairs: each thread keeps its lists' storage.
-  thread_local std::vector<Mass> positive;
-  thread_local std::vector<Mass> negative;
+  // The terms of rhs - lhs, split by sign, read off both sorted term lists in one pass; a term's
+  // id is its monomial's index in `monomials`. Pruning calls this for millions of pairs: each
+  // thread keeps the lists' storage.
+  thread_local std::vector<const Monomial *> monomials;
+  thread_local std::vector<TermMass> positive;
+  thread_local std::vector<TermMass> negative;
+  monomials.clear();
   positive.clear();
   negative.clear();
   const auto put = [&](const Monomial &m, double c) {
+    const auto id = static_cast<std::uint32_t>(monomials.size());
     if (c > 0)
-      positive.push_back({&m, c, 0});
+      positive.push_back({id, c, 0});
     else if (c < 0)
-      negative.push_back({&m, -c, m.degree()});
+      negative.push_back({id, -c, m.degree()});
+    else
+      return;
+    monomials.push_back(&m);
   };
   auto r = rhs.terms().begin();
   auto l = lhs.terms().begin();
@@ -268,25 +270,9 @@ bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {
       ++l;
     }
   }
-  if (negative.empty())
-    return true;
-  // Cover the most specific negative terms first: they have the fewest possible donors.
-  std::stable_sort(negative.begin(), negative.end(),
-                   [](const Mass &a, const Mass &b) { return a.degree > b.degree; });
-  for (Mass &neg : negative) {
-    for (Mass &pos : positive) {
-      if (pos.amount <= 0.0 || !neg.monomial->divides_with_large_quotient(*pos.monomial))
-        continue;
-      const double take = std::min(pos.amount, neg.amount);
-      pos.amount -= take;
-      neg.amount -= take;
-      if (neg.amount <= 0.0)
-        break;
-    }
-    if (neg.amount > 1e-9)
-      return false;
-  }
-  return true;
+  return covers_negative_terms(positive, negative, [&](std::uint32_t neg, std::uint32_t pos) {
+    return monomials[neg]->divides_with_large_quotient(*monomials[pos]);
+  });
 }
 
 } // namespace dse

@@ -5,8 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdint>
+#include <unordered_map>
 #include <numeric>
 #include <random>
+#include <span>
 
 #include "dse/support/check.hpp"
 
@@ -100,6 +103,174 @@ bool numerically_le(const Signature &u, const Signature &v) {
   return true;
 }
 
+/// Sample points per metric in a sketch.
+constexpr size_t kSketchSamples = 2;
+
+/// The survivors' values at the first sample points, one array per (metric, point), in survivor
+/// order: a pass over every survivor, which the compiler vectorises, finds the few that may be no
+/// larger than a row before any of them is compared in full.
+class Sketches {
+public:
+  explicit Sketches(size_t values)
+      : values_(values / kSamples * kSketchSamples), positions_(values_.size()) {
+    for (size_t k = 0; k < positions_.size(); ++k)
+      positions_[k] = k / kSketchSamples * kSamples + k % kSketchSamples;
+  }
+  size_t size() const { return values_.empty() ? 0 : values_.front().size(); }
+  void push_back(const Signature &s) {
+    for (size_t k = 0; k < values_.size(); ++k)
+      values_[k].push_back(s.values[positions_[k]]);
+  }
+  /// Moves survivor `from`'s sketch to position `to` (to <= from).
+  void move(size_t from, size_t to) {
+    for (std::vector<double> &column : values_)
+      column[to] = column[from];
+  }
+  void resize(size_t n) {
+    for (std::vector<double> &column : values_)
+      column.resize(n);
+  }
+  /// Sets maybe[i] to whether survivor i is no larger than `v` at the sketch's points: false
+  /// rules out numerically_le(survivor i, v).
+  void mark_no_larger(const Signature &v, std::vector<std::uint8_t> &maybe) const {
+    maybe.assign(size(), 1);
+    for (size_t k = 0; k < values_.size(); ++k) {
+      const double ceiling = v.ceilings[positions_[k]];
+      const double *column = values_[k].data();
+      for (size_t i = 0; i < maybe.size(); ++i)
+        maybe[i] &= static_cast<std::uint8_t>(column[i] <= ceiling);
+    }
+  }
+
+private:
+  std::vector<std::vector<double>> values_; // per sketch value, per survivor
+  std::vector<size_t> positions_;           // per sketch value, its index in a signature
+};
+
+/// Monomials hashed and compared through pointers (into the rows, which outlive the table).
+struct MonomialHash {
+  size_t operator()(const Monomial *m) const {
+    size_t h = 0;
+    for (const Factor &f : m->factors())
+      h = h * 1000003 + (static_cast<size_t>(f.key) << 8 | f.power);
+    return h;
+  }
+};
+struct SameMonomial {
+  bool operator()(const Monomial *a, const Monomial *b) const { return *a == *b; }
+};
+
+/// The rows with each monomial replaced by its rank among the rows' distinct monomials (rank
+/// order is monomial order), degrees per rank and divisibility per pair of ranks computed once:
+/// dominates(rows[u], rows[v]) decided on integers, the same coverage as provably_less_equal. A
+/// row is ranked when first compared (most never are: the signatures rule them out).
+class RankedRows {
+public:
+  explicit RankedRows(const std::vector<MetricRow> &rows) : rows_(rows), ranked_(rows.size()) {
+    for (const MetricRow &row : rows)
+      for (const Posynomial &p : row)
+        for (const auto &[m, c] : p.terms())
+          rank_.try_emplace(&m, 0);
+    for (const auto &[m, r] : rank_)
+      monomials_.push_back(m);
+    std::sort(monomials_.begin(), monomials_.end(),
+              [](const Monomial *a, const Monomial *b) { return *a < *b; });
+    for (const Monomial *m : monomials_) {
+      rank_[m] = static_cast<std::uint32_t>(degree_.size());
+      degree_.push_back(m->degree());
+    }
+    if (monomials_.size() <= kMostCachedRanks)
+      divides_.assign(monomials_.size() * monomials_.size(), kUnknown);
+  }
+
+  /// Whether row u is provably <= row v in every metric.
+  bool dominates(size_t u, size_t v) {
+    const Ranked &lhs = ranked(u);
+    const Ranked &rhs = ranked(v);
+    for (size_t k = 0; k < lhs.ends.size(); ++k)
+      if (!less_equal(metric_terms(lhs, k), metric_terms(rhs, k)))
+        return false;
+    return true;
+  }
+
+private:
+  struct RankedTerm {
+    std::uint32_t rank;
+    double coef;
+  };
+  static constexpr std::uint8_t kUnknown = 2;
+  // Rows of more distinct monomials (about a hundred in a three-operator chain) test divisibility
+  // every time instead of keeping a table of 16 MiB or more.
+  static constexpr size_t kMostCachedRanks = 4096;
+
+  /// Row u's metrics on ranks: its terms, and per metric where its terms end.
+  struct Ranked {
+    std::vector<RankedTerm> terms;
+    std::vector<std::uint32_t> ends;
+  };
+  const Ranked &ranked(size_t u) {
+    Ranked &row = ranked_[u];
+    if (row.ends.empty())
+      for (const Posynomial &p : rows_[u]) {
+        for (const auto &[m, c] : p.terms())
+          row.terms.push_back({rank_.find(&m)->second, c});
+        row.ends.push_back(static_cast<std::uint32_t>(row.terms.size()));
+      }
+    return row;
+  }
+
+  bool divides(std::uint32_t neg, std::uint32_t pos) {
+    if (divides_.empty())
+      return monomials_[neg]->divides_with_large_quotient(*monomials_[pos]);
+    std::uint8_t &known = divides_[neg * monomials_.size() + pos];
+    if (known == kUnknown)
+      known = monomials_[neg]->divides_with_large_quotient(*monomials_[pos]) ? 1 : 0;
+    return known == 1;
+  }
+
+  static std::span<const RankedTerm> metric_terms(const Ranked &row, size_t k) {
+    const std::uint32_t begin = k == 0 ? 0 : row.ends[k - 1];
+    return {row.terms.data() + begin, row.ends[k] - begin};
+  }
+
+  /// provably_less_equal on ranked terms.
+  bool less_equal(std::span<const RankedTerm> lhs, std::span<const RankedTerm> rhs) {
+    positive_.clear();
+    negative_.clear();
+    const auto put = [&](std::uint32_t r, double c) {
+      if (c > 0)
+        positive_.push_back({r, c, 0});
+      else if (c < 0)
+        negative_.push_back({r, -c, degree_[r]});
+    };
+    size_t i = 0, j = 0;
+    while (i < rhs.size() || j < lhs.size()) {
+      if (j == lhs.size() || (i < rhs.size() && rhs[i].rank < lhs[j].rank)) {
+        put(rhs[i].rank, rhs[i].coef);
+        ++i;
+      } else if (i == rhs.size() || lhs[j].rank < rhs[i].rank) {
+        put(lhs[j].rank, -lhs[j].coef);
+        ++j;
+      } else {
+        put(rhs[i].rank, rhs[i].coef - lhs[j].coef);
+        ++i;
+        ++j;
+      }
+    }
+    return covers_negative_terms(positive_, negative_, [&](std::uint32_t neg, std::uint32_t pos) {
+      return divides(neg, pos);
+    });
+  }
+
+  const std::vector<MetricRow> &rows_;
+  std::unordered_map<const Monomial *, std::uint32_t, MonomialHash, SameMonomial> rank_;
+  std::vector<const Monomial *> monomials_; // per rank
+  std::vector<int> degree_;                 // per rank
+  std::vector<std::uint8_t> divides_; // per (negative rank, positive rank): 0, 1 or kUnknown
+  std::vector<Ranked> ranked_;                                // per row, once ranked
+  std::vector<TermMass> positive_, negative_;                 // storage reused by less_equal
+};
+
 } // namespace
 
 bool dominates(const MetricRow &u, const MetricRow &v) {
@@ -129,11 +300,12 @@ std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sigs[a].total < sigs[b].total; });
 
+  RankedRows ranked(rows);
   auto beats = [&](size_t u, size_t v) {
-    if (!numerically_le(sigs[u], sigs[v]) || !dominates(rows[u], rows[v]))
+    if (!numerically_le(sigs[u], sigs[v]) || !ranked.dominates(u, v))
       return false;
     // Equal functions: the lower index wins.
-    return u < v || !numerically_le(sigs[v], sigs[u]) || !dominates(rows[v], rows[u]);
+    return u < v || !numerically_le(sigs[v], sigs[u]) || !ranked.dominates(v, u);
   };
 
   // Survivors stay in increasing total. A row beats only rows whose total plus slack reaches
@@ -142,15 +314,29 @@ std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
   for (const Signature &s : sigs)
     largest_slack = std::max(largest_slack, s.slack);
   std::vector<size_t> survivors;
+  Sketches sketches(sigs.empty() ? 0 : sigs.front().values.size());
+  std::vector<std::uint8_t> maybe;
   for (size_t v : order) {
-    if (std::any_of(survivors.begin(), survivors.end(), [&](size_t u) { return beats(u, v); }))
+    sketches.mark_no_larger(sigs[v], maybe);
+    bool beaten = false;
+    for (size_t i = 0; i < survivors.size() && !beaten; ++i)
+      beaten = maybe[i] && beats(survivors[i], v);
+    if (beaten)
       continue;
-    auto first = survivors.end();
-    while (first != survivors.begin() && sigs[*(first - 1)].total + largest_slack >= sigs[v].total)
+    size_t first = survivors.size();
+    while (first > 0 && sigs[survivors[first - 1]].total + largest_slack >= sigs[v].total)
       --first;
-    survivors.erase(std::remove_if(first, survivors.end(), [&](size_t u) { return beats(v, u); }),
-                    survivors.end());
+    size_t kept = first;
+    for (size_t i = first; i < survivors.size(); ++i) {
+      if (beats(v, survivors[i]))
+        continue;
+      survivors[kept] = survivors[i];
+      sketches.move(i, kept++);
+    }
+    survivors.resize(kept);
+    sketches.resize(kept);
     survivors.push_back(v);
+    sketches.push_back(sigs[v]);
   }
   std::sort(survivors.begin(), survivors.end());
   return survivors;

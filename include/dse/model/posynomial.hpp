@@ -2,7 +2,9 @@
 // per-dimension factors of the tile sizes (T, t = ceil(X/T), T-1, ceil(T/P), ...).
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <utility>
 #include <compare>
 #include <cstdint>
 #include <span>
@@ -111,5 +113,41 @@ private:
 /// independent variable in its range (>= 1, or >= 0 for the *Minus1 atoms): the negative mass of
 /// `rhs - lhs` must be covered by positive terms whose monomials are large multiples of it.
 bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs);
+
+/// A term of `rhs - lhs` in provably_less_equal's coverage: `id` names its monomial to the
+/// caller's divisibility test, `amount` is the coefficient's magnitude.
+struct TermMass {
+  std::uint32_t id;
+  double amount;
+  int degree; // of the monomial
+};
+
+/// The coverage of provably_less_equal over the terms of `rhs - lhs` split by sign (each list in
+/// monomial order): the most specific negative terms first (they have the fewest possible
+/// donors), each covered by the positive terms it divides with a large quotient
+/// (`divides(negative id, positive id)`). The lists' amounts are used up.
+template <typename Divides>
+bool covers_negative_terms(std::vector<TermMass> &positive, std::vector<TermMass> &negative,
+                           const Divides &divides) {
+  // By decreasing degree, equal degrees in monomial order: an insertion sort (the lists are
+  // short, and it allocates nothing).
+  for (size_t i = 1; i < negative.size(); ++i)
+    for (size_t j = i; j > 0 && negative[j - 1].degree < negative[j].degree; --j)
+      std::swap(negative[j - 1], negative[j]);
+  for (TermMass &neg : negative) {
+    for (TermMass &pos : positive) {
+      if (pos.amount <= 0.0 || !divides(neg.id, pos.id))
+        continue;
+      const double take = std::min(pos.amount, neg.amount);
+      pos.amount -= take;
+      neg.amount -= take;
+      if (neg.amount <= 0.0)
+        break;
+    }
+    if (neg.amount > 1e-9)
+      return false;
+  }
+  return true;
+}
 
 } // namespace dse
