@@ -237,9 +237,12 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
       std::iota(keep[g].begin(), keep[g].end(), size_t{0});
       return;
     }
-    std::vector<MetricRow> rows;
-    for (size_t i : members[g])
-      rows.push_back(metrics[i].as_vector());
+    std::vector<MetricRowView> rows;
+    for (size_t i : members[g]) {
+      MetricRowView &row = rows.emplace_back();
+      for (size_t k = 0; k < 2 + metrics[i].buffer_words.size(); ++k)
+        row.push_back(&metrics[i].row(k));
+    }
     keep[g] = undominated_rows(rows);
   });
   for (size_t g = 0; g < keys.size(); ++g) {

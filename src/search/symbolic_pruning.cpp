@@ -25,11 +25,11 @@ constexpr size_t kSamples = 10;
 constexpr double kTolerance = 1e-9; // relative, of the numeric comparison of signatures
 
 /// Largest dimension index used by any monomial, to size the random atom tables.
-int max_dim(const std::vector<MetricRow> &rows) {
+int max_dim(const std::vector<MetricRowView> &rows) {
   int out = 0;
-  for (const MetricRow &row : rows)
-    for (const Posynomial &p : row)
-      for (const auto &[m, c] : p.terms())
+  for (const MetricRowView &row : rows)
+    for (const Posynomial *p : row)
+      for (const auto &[m, c] : p->terms())
         for (const Factor &f : m.factors())
           out = std::max(out, f.dim());
   return out;
@@ -62,12 +62,12 @@ struct Signature {
 
 /// The row's metrics at every sample point, each term's monomial evaluated at all of them in one
 /// pass over its factors.
-Signature signature(const MetricRow &row, const std::vector<double> &points) {
+Signature signature(const MetricRowView &row, const std::vector<double> &points) {
   Signature s;
   s.values.reserve(row.size() * kSamples);
-  for (const Posynomial &p : row) {
+  for (const Posynomial *p : row) {
     std::array<double, kSamples> sums{};
-    for (const auto &[m, c] : p.terms()) {
+    for (const auto &[m, c] : p->terms()) {
       std::array<double, kSamples> v;
       v.fill(1.0);
       for (const Factor &f : m.factors()) {
@@ -166,10 +166,11 @@ struct SameMonomial {
 /// row is ranked when first compared (most never are: the signatures rule them out).
 class RankedRows {
 public:
-  explicit RankedRows(const std::vector<MetricRow> &rows) : rows_(rows), ranked_(rows.size()) {
-    for (const MetricRow &row : rows)
-      for (const Posynomial &p : row)
-        for (const auto &[m, c] : p.terms())
+  explicit RankedRows(const std::vector<MetricRowView> &rows)
+      : rows_(rows), ranked_(rows.size()) {
+    for (const MetricRowView &row : rows)
+      for (const Posynomial *p : row)
+        for (const auto &[m, c] : p->terms())
           rank_.try_emplace(&m, 0);
     for (const auto &[m, r] : rank_)
       monomials_.push_back(m);
@@ -211,8 +212,8 @@ private:
   const Ranked &ranked(size_t u) {
     Ranked &row = ranked_[u];
     if (row.ends.empty())
-      for (const Posynomial &p : rows_[u]) {
-        for (const auto &[m, c] : p.terms())
+      for (const Posynomial *p : rows_[u]) {
+        for (const auto &[m, c] : p->terms())
           row.terms.push_back({rank_.find(&m)->second, c});
         row.ends.push_back(static_cast<std::uint32_t>(row.terms.size()));
       }
@@ -262,7 +263,7 @@ private:
     });
   }
 
-  const std::vector<MetricRow> &rows_;
+  const std::vector<MetricRowView> &rows_;
   std::unordered_map<const Monomial *, std::uint32_t, MonomialHash, SameMonomial> rank_;
   std::vector<const Monomial *> monomials_; // per rank
   std::vector<int> degree_;                 // per rank
@@ -282,11 +283,11 @@ bool dominates(const MetricRow &u, const MetricRow &v) {
   return true;
 }
 
-std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
+std::vector<size_t> undominated_rows(const std::vector<MetricRowView> &rows) {
   const std::vector<double> points = sample_points(max_dim(rows));
   std::vector<Signature> sigs;
   sigs.reserve(rows.size());
-  for (const MetricRow &row : rows) {
+  for (const MetricRowView &row : rows) {
     // Signatures are compared position by position, so every row has the same metrics.
     DSE_CHECK(row.size() == rows.front().size(),
               "metric rows of " + std::to_string(rows.front().size()) + " and " +
@@ -340,6 +341,17 @@ std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
   }
   std::sort(survivors.begin(), survivors.end());
   return survivors;
+}
+
+std::vector<size_t> undominated_rows(const std::vector<MetricRow> &rows) {
+  std::vector<MetricRowView> views;
+  views.reserve(rows.size());
+  for (const MetricRow &row : rows) {
+    MetricRowView &view = views.emplace_back();
+    for (const Posynomial &p : row)
+      view.push_back(&p);
+  }
+  return undominated_rows(views);
 }
 
 } // namespace dse
