@@ -24,17 +24,6 @@ namespace {
 constexpr size_t kSamples = 10;
 constexpr double kTolerance = 1e-9; // relative, of the numeric comparison of signatures
 
-/// Largest dimension index used by any monomial, to size the random atom tables.
-int max_dim(const std::vector<MetricRowView> &rows) {
-  int out = 0;
-  for (const MetricRowView &row : rows)
-    for (const Posynomial *p : row)
-      for (const auto &[m, c] : p->terms())
-        for (const Factor &f : m.factors())
-          out = std::max(out, f.dim());
-  return out;
-}
-
 /// Random points where every atom is an independent value in its own range: the value of factor
 /// key f (Factor::key, dim * kAtomCount + atom) at sample k is at f * kSamples + k.
 std::vector<double> sample_points(int dims) {
@@ -59,36 +48,6 @@ struct Signature {
   double total = 0;
   double slack = 0; // numerically_le(v, this) needs v.total <= total + slack
 };
-
-/// The row's metrics at every sample point, each term's monomial evaluated at all of them in one
-/// pass over its factors.
-Signature signature(const MetricRowView &row, const std::vector<double> &points) {
-  Signature s;
-  s.values.reserve(row.size() * kSamples);
-  for (const Posynomial *p : row) {
-    std::array<double, kSamples> sums{};
-    for (const auto &[m, c] : p->terms()) {
-      std::array<double, kSamples> v;
-      v.fill(1.0);
-      for (const Factor &f : m.factors()) {
-        const double *x = &points[static_cast<size_t>(f.key) * kSamples];
-        for (int i = 0; i < f.power; ++i)
-          for (size_t k = 0; k < kSamples; ++k)
-            v[k] *= x[k];
-      }
-      for (size_t k = 0; k < kSamples; ++k)
-        sums[k] += c * v[k];
-    }
-    for (double value : sums) {
-      const double tolerance = kTolerance * (1.0 + std::abs(value));
-      s.values.push_back(value);
-      s.ceilings.push_back(value + tolerance);
-      s.total += value;
-      s.slack += tolerance;
-    }
-  }
-  return s;
-}
 
 /// Whether every value of u is no larger than v's, within the tolerance: one metric's samples at
 /// a time (most pairs differ in the first metric read).
@@ -167,21 +126,46 @@ struct SameMonomial {
 class RankedRows {
 public:
   explicit RankedRows(const std::vector<MetricRowView> &rows)
-      : rows_(rows), ranked_(rows.size()) {
-    for (const MetricRowView &row : rows)
-      for (const Posynomial *p : row)
-        for (const auto &[m, c] : p->terms())
-          rank_.try_emplace(&m, 0);
-    for (const auto &[m, r] : rank_)
-      monomials_.push_back(m);
-    std::sort(monomials_.begin(), monomials_.end(),
-              [](const Monomial *a, const Monomial *b) { return *a < *b; });
-    for (const Monomial *m : monomials_) {
-      rank_[m] = static_cast<std::uint32_t>(degree_.size());
-      degree_.push_back(m->degree());
+      : rows_(rows), first_term_(rows.size()), ranked_(rows.size()) {
+    // Each distinct monomial numbered as first met, and each term's number kept; then the
+    // numbers mapped to ranks.
+    std::unordered_map<const Monomial *, std::uint32_t, MonomialHash, SameMonomial> met;
+    for (size_t u = 0; u < rows.size(); ++u) {
+      first_term_[u] = term_ids_.size();
+      for (const Posynomial *p : rows[u])
+        for (const auto &[m, c] : p->terms()) {
+          const auto [at, added] =
+              met.try_emplace(&m, static_cast<std::uint32_t>(monomials_.size()));
+          if (added)
+            monomials_.push_back(&m);
+          term_ids_.push_back(at->second);
+        }
     }
+    std::vector<std::uint32_t> by_rank(monomials_.size());
+    std::iota(by_rank.begin(), by_rank.end(), std::uint32_t{0});
+    std::sort(by_rank.begin(), by_rank.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return *monomials_[a] < *monomials_[b];
+    });
+    rank_of_id_.resize(by_rank.size());
+    std::vector<const Monomial *> ranked_monomials;
+    for (std::uint32_t id : by_rank) {
+      rank_of_id_[id] = static_cast<std::uint32_t>(ranked_monomials.size());
+      ranked_monomials.push_back(monomials_[id]);
+      degree_.push_back(monomials_[id]->degree());
+    }
+    monomials_ = std::move(ranked_monomials);
     if (monomials_.size() <= kMostCachedRanks)
       divides_.assign(monomials_.size() * monomials_.size(), kUnknown);
+  }
+
+  size_t monomials() const { return monomials_.size(); }
+  const Monomial &monomial(std::uint32_t rank) const { return *monomials_[rank]; }
+  /// Calls f(metric, rank, coefficient) for every term of row u, in order.
+  template <typename F> void for_each_term(size_t u, const F &f) const {
+    size_t id = first_term_[u];
+    for (size_t k = 0; k < rows_[u].size(); ++k)
+      for (const auto &[m, c] : rows_[u][k]->terms())
+        f(k, rank_of_id_[term_ids_[id++]], c);
   }
 
   /// Whether row u is provably <= row v in every metric.
@@ -211,12 +195,14 @@ private:
   };
   const Ranked &ranked(size_t u) {
     Ranked &row = ranked_[u];
-    if (row.ends.empty())
-      for (const Posynomial *p : rows_[u]) {
-        for (const auto &[m, c] : p->terms())
-          row.terms.push_back({rank_.find(&m)->second, c});
-        row.ends.push_back(static_cast<std::uint32_t>(row.terms.size()));
-      }
+    if (!row.ends.empty())
+      return row;
+    size_t id = first_term_[u];
+    for (const Posynomial *p : rows_[u]) {
+      for (const auto &[m, c] : p->terms())
+        row.terms.push_back({rank_of_id_[term_ids_[id++]], c});
+      row.ends.push_back(static_cast<std::uint32_t>(row.terms.size()));
+    }
     return row;
   }
 
@@ -264,13 +250,50 @@ private:
   }
 
   const std::vector<MetricRowView> &rows_;
-  std::unordered_map<const Monomial *, std::uint32_t, MonomialHash, SameMonomial> rank_;
+  std::vector<std::uint32_t> term_ids_;   // per term of every row, its monomial's number
+  std::vector<size_t> first_term_;        // per row, its first term in term_ids_
+  std::vector<std::uint32_t> rank_of_id_; // per monomial number
   std::vector<const Monomial *> monomials_; // per rank
   std::vector<int> degree_;                 // per rank
   std::vector<std::uint8_t> divides_; // per (negative rank, positive rank): 0, 1 or kUnknown
   std::vector<Ranked> ranked_;                                // per row, once ranked
   std::vector<TermMass> positive_, negative_;                 // storage reused by less_equal
 };
+
+/// A monomial at every sample point.
+std::array<double, kSamples> monomial_samples(const Monomial &m, const std::vector<double> &points) {
+  std::array<double, kSamples> v;
+  v.fill(1.0);
+  for (const Factor &f : m.factors()) {
+    const double *x = &points[static_cast<size_t>(f.key) * kSamples];
+    for (int i = 0; i < f.power; ++i)
+      for (size_t k = 0; k < kSamples; ++k)
+        v[k] *= x[k];
+  }
+  return v;
+}
+
+/// Row u's metrics at every sample point, from its terms' monomials' samples (`samples`, per
+/// rank).
+Signature signature(const RankedRows &ranked, size_t u, size_t metrics,
+                    const std::vector<std::array<double, kSamples>> &samples) {
+  std::vector<std::array<double, kSamples>> sums(metrics, std::array<double, kSamples>{});
+  ranked.for_each_term(u, [&](size_t k, std::uint32_t rank, double c) {
+    for (size_t i = 0; i < kSamples; ++i)
+      sums[k][i] += c * samples[rank][i];
+  });
+  Signature s;
+  s.values.reserve(metrics * kSamples);
+  for (const std::array<double, kSamples> &metric : sums)
+    for (double value : metric) {
+      const double tolerance = kTolerance * (1.0 + std::abs(value));
+      s.values.push_back(value);
+      s.ceilings.push_back(value + tolerance);
+      s.total += value;
+      s.slack += tolerance;
+    }
+  return s;
+}
 
 } // namespace
 
@@ -284,16 +307,25 @@ bool dominates(const MetricRow &u, const MetricRow &v) {
 }
 
 std::vector<size_t> undominated_rows(const std::vector<MetricRowView> &rows) {
-  const std::vector<double> points = sample_points(max_dim(rows));
-  std::vector<Signature> sigs;
-  sigs.reserve(rows.size());
   for (const MetricRowView &row : rows) {
     // Signatures are compared position by position, so every row has the same metrics.
     DSE_CHECK(row.size() == rows.front().size(),
               "metric rows of " + std::to_string(rows.front().size()) + " and " +
                   std::to_string(row.size()) + " metrics in one pruning");
-    sigs.push_back(signature(row, points));
   }
+  RankedRows ranked(rows);
+  int dims = 0; // the largest dimension index of any monomial, to size the random atom tables
+  for (std::uint32_t r = 0; r < ranked.monomials(); ++r)
+    for (const Factor &f : ranked.monomial(r).factors())
+      dims = std::max(dims, f.dim());
+  const std::vector<double> points = sample_points(dims);
+  std::vector<std::array<double, kSamples>> samples;
+  for (std::uint32_t r = 0; r < ranked.monomials(); ++r)
+    samples.push_back(monomial_samples(ranked.monomial(r), points));
+  std::vector<Signature> sigs;
+  sigs.reserve(rows.size());
+  for (size_t u = 0; u < rows.size(); ++u)
+    sigs.push_back(signature(ranked, u, rows.front().size(), samples));
 
   // Likely dominators first: fewer survivors get replaced later.
   std::vector<size_t> order(rows.size());
@@ -301,7 +333,6 @@ std::vector<size_t> undominated_rows(const std::vector<MetricRowView> &rows) {
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return sigs[a].total < sigs[b].total; });
 
-  RankedRows ranked(rows);
   auto beats = [&](size_t u, size_t v) {
     if (!numerically_le(sigs[u], sigs[v]) || !ranked.dominates(u, v))
       return false;
