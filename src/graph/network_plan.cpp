@@ -69,7 +69,7 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
     }
   };
   tbb::task_arena arena(options.search.threads > 0 ? options.search.threads
-                                                  : tbb::task_arena::automatic);
+                                                   : tbb::task_arena::automatic);
   arena.execute([&] { tbb::parallel_invoke(split_pass, fusion_pass); });
   for (const std::exception_ptr &error : {split_error, fusion_error})
     if (error)

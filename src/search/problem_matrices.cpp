@@ -78,8 +78,8 @@ void bound_basis_parts(Prepared &p) {
 /// fixed: per basis function, the product of its parts in the fixed dims once, times its parts in
 /// the free dims at each column. The atoms are integers, so below 2^53 the products do not depend
 /// on their order.
-void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin,
-                   size_t depth, Eigen::Index n, Worker &w) {
+void fill_boundary(const Prepared &p, const TilingSpace &tilings, std::uint64_t begin, size_t depth,
+                   Eigen::Index n, Worker &w) {
   const size_t dims = tilings.dims().size();
   w.column_menu.resize(static_cast<size_t>(n) * dims);
   tilings.decode(begin, w.menu_index);

@@ -176,7 +176,7 @@ struct Worker {
   // Box bounds: the least and greatest basis values over a box, the least metrics, per group the
   // least compute-side latency and energy, and per depth the dataflows still open.
   Eigen::VectorXd least_b, greatest_b, least_dataflow, least_compute, scratch;
-  std::vector<std::uint64_t> least_dataflow_box; // per row of least_dataflow: the box it is of
+  std::vector<std::uint64_t> least_dataflow_box;    // per row of least_dataflow: the box it is of
   std::vector<std::pair<double, double>> row_range; // per row of q_dataflow: least and greatest
   std::vector<std::uint64_t> row_range_box;         // per row of row_range: the box it is of
   std::vector<Bound> box_bounds;

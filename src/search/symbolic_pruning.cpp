@@ -6,10 +6,10 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <unordered_map>
 #include <numeric>
 #include <random>
 #include <span>
+#include <unordered_map>
 
 #include "dse/support/check.hpp"
 
@@ -143,9 +143,8 @@ public:
     }
     std::vector<std::uint32_t> by_rank(monomials_.size());
     std::iota(by_rank.begin(), by_rank.end(), std::uint32_t{0});
-    std::sort(by_rank.begin(), by_rank.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return *monomials_[a] < *monomials_[b];
-    });
+    std::sort(by_rank.begin(), by_rank.end(),
+              [&](std::uint32_t a, std::uint32_t b) { return *monomials_[a] < *monomials_[b]; });
     rank_of_id_.resize(by_rank.size());
     std::vector<const Monomial *> ranked_monomials;
     for (std::uint32_t id : by_rank) {
@@ -250,18 +249,19 @@ private:
   }
 
   const std::vector<MetricRowView> &rows_;
-  std::vector<std::uint32_t> term_ids_;   // per term of every row, its monomial's number
-  std::vector<size_t> first_term_;        // per row, its first term in term_ids_
-  std::vector<std::uint32_t> rank_of_id_; // per monomial number
+  std::vector<std::uint32_t> term_ids_;     // per term of every row, its monomial's number
+  std::vector<size_t> first_term_;          // per row, its first term in term_ids_
+  std::vector<std::uint32_t> rank_of_id_;   // per monomial number
   std::vector<const Monomial *> monomials_; // per rank
   std::vector<int> degree_;                 // per rank
-  std::vector<std::uint8_t> divides_; // per (negative rank, positive rank): 0, 1 or kUnknown
-  std::vector<Ranked> ranked_;                                // per row, once ranked
-  std::vector<TermMass> positive_, negative_;                 // storage reused by less_equal
+  std::vector<std::uint8_t> divides_;       // per (negative rank, positive rank): 0, 1 or kUnknown
+  std::vector<Ranked> ranked_;              // per row, once ranked
+  std::vector<TermMass> positive_, negative_; // storage reused by less_equal
 };
 
 /// A monomial at every sample point.
-std::array<double, kSamples> monomial_samples(const Monomial &m, const std::vector<double> &points) {
+std::array<double, kSamples> monomial_samples(const Monomial &m,
+                                              const std::vector<double> &points) {
   std::array<double, kSamples> v;
   v.fill(1.0);
   for (const Factor &f : m.factors()) {
