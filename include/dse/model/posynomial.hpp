@@ -4,11 +4,11 @@
 
 #include <algorithm>
 #include <array>
-#include <utility>
 #include <compare>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace dse {
