@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <sstream>
 
 namespace dse {
@@ -230,6 +231,37 @@ std::string Posynomial::to_string(const std::vector<std::string> &dim_names) con
     first = false;
   }
   return out.str();
+}
+
+std::size_t MonomialRanks::Hash::operator()(const Monomial *m) const {
+  std::size_t h = 0;
+  for (const Factor &f : m->factors())
+    h = h * 1000003 + (static_cast<std::size_t>(f.key) << 8 | f.power);
+  return h;
+}
+
+void MonomialRanks::add(const Posynomial &p) {
+  for (const auto &[m, c] : p.terms()) {
+    const auto [at, added] = number_.try_emplace(&m, static_cast<std::uint32_t>(monomials_.size()));
+    if (added)
+      monomials_.push_back(&m);
+    term_numbers_.push_back(at->second);
+  }
+}
+
+void MonomialRanks::finish() {
+  std::vector<std::uint32_t> by_rank(monomials_.size());
+  std::iota(by_rank.begin(), by_rank.end(), std::uint32_t{0});
+  std::sort(by_rank.begin(), by_rank.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return *monomials_[a] < *monomials_[b]; });
+  rank_of_number_.resize(by_rank.size());
+  std::vector<const Monomial *> ranked;
+  for (std::uint32_t number : by_rank) {
+    rank_of_number_[number] = static_cast<std::uint32_t>(ranked.size());
+    ranked.push_back(monomials_[number]);
+  }
+  monomials_ = std::move(ranked);
+  number_.clear();
 }
 
 bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {

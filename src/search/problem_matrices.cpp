@@ -299,18 +299,6 @@ void Basis::finish(const TilingSpace &tilings) {
     factors.push_back(std::move(fs));
   }
 }
-void Basis::add(const Posynomial &p, Eigen::Index row, std::vector<Entry> &entries) {
-  for (const auto &[m, c] : p.terms())
-    entries.push_back({row, column.emplace(m, 0).first, c});
-}
-std::vector<Eigen::Triplet<double, Eigen::Index>>
-Basis::triplets(const std::vector<Entry> &entries) {
-  std::vector<Eigen::Triplet<double, Eigen::Index>> out;
-  out.reserve(entries.size());
-  for (const Entry &e : entries)
-    out.emplace_back(e.row, e.column->second, e.coef);
-  return out;
-}
 
 SignedRows split_by_sign(const SparseRows &q) {
   SignedRows out{q, q};
@@ -325,22 +313,42 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
   const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
   const auto dataflows = static_cast<Eigen::Index>(space.dataflows.size());
   const auto rows_per_dataflow = static_cast<Eigen::Index>(2 + problem.ops.size());
-  std::vector<Basis::Entry> dataflow_entries, compute_entries;
+  const auto gs = static_cast<Eigen::Index>(compute.size());
+  // Every row's posynomial with its row of Q (dataflow rows first, then compute rows); their
+  // monomials ranked once, which numbers the basis functions in monomial order.
+  std::vector<std::pair<Eigen::Index, const Posynomial *>> dataflow_rows, compute_rows_at;
   for (Eigen::Index d = 0; d < dataflows; ++d)
     for (Eigen::Index k = 0; k < rows_per_dataflow; ++k)
-      out.basis.add(space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)),
-                    k * dataflows + d, dataflow_entries);
-  const auto gs = static_cast<Eigen::Index>(compute.size());
-  for (Eigen::Index i = 0; i < gs; ++i) {
-    const std::vector<Posynomial> rows = compute_rows(compute[static_cast<size_t>(i)]);
+      dataflow_rows.emplace_back(
+          k * dataflows + d, &space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)));
+  std::vector<std::vector<Posynomial>> group_rows;
+  for (Eigen::Index i = 0; i < gs; ++i)
+    group_rows.push_back(compute_rows(compute[static_cast<size_t>(i)]));
+  for (Eigen::Index i = 0; i < gs; ++i)
     for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
-      out.basis.add(rows[static_cast<size_t>(k)], k * gs + i, compute_entries);
-  }
-  out.basis.number();
+      compute_rows_at.emplace_back(k * gs + i,
+                                   &group_rows[static_cast<size_t>(i)][static_cast<size_t>(k)]);
+  MonomialRanks ranks;
+  for (const auto &rows : {&dataflow_rows, &compute_rows_at})
+    for (const auto &[row, p] : *rows)
+      ranks.add(*p);
+  ranks.finish();
+  for (std::uint32_t r = 0; r < ranks.size(); ++r)
+    out.basis.column.emplace_hint(out.basis.column.end(), ranks.monomial(r),
+                                  static_cast<Eigen::Index>(r));
+  size_t term = 0;
+  const auto triplets = [&](const std::vector<std::pair<Eigen::Index, const Posynomial *>> &rows) {
+    std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
+    for (const auto &[row, p] : rows)
+      for (const auto &[m, c] : p->terms())
+        entries.emplace_back(row, static_cast<Eigen::Index>(ranks.term_rank(term++)), c);
+    return entries;
+  };
+  const std::vector<Eigen::Triplet<double, Eigen::Index>> entries = triplets(dataflow_rows);
+  const std::vector<Eigen::Triplet<double, Eigen::Index>> compute_triplets =
+      triplets(compute_rows_at);
 
   const auto columns = static_cast<Eigen::Index>(out.basis.column.size());
-  const std::vector<Eigen::Triplet<double, Eigen::Index>> entries =
-      Basis::triplets(dataflow_entries);
   SparseRows every_row(rows_per_dataflow * dataflows, columns);
   every_row.setFromTriplets(entries.begin(), entries.end());
   std::tie(out.q_dataflow, out.row_of) = distinct_rows(every_row);
@@ -354,8 +362,6 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
                            static_cast<Eigen::Index>(classes.size()))
               .first->second);
   out.bound_classes = static_cast<Eigen::Index>(classes.size());
-  const std::vector<Eigen::Triplet<double, Eigen::Index>> compute_triplets =
-      Basis::triplets(compute_entries);
   out.q_compute.resize(kComputeMetrics * gs, columns);
   out.q_compute.setFromTriplets(compute_triplets.begin(), compute_triplets.end());
   return out;

@@ -36,24 +36,12 @@ struct Basis {
   };
   std::vector<std::vector<Factor>> factors;
 
-  /// An entry of Q whose basis function is found before the basis is numbered.
-  struct Entry {
-    Eigen::Index row;
-    std::map<Monomial, Eigen::Index>::const_iterator column;
-    double coef;
-  };
-
   /// Adds p's monomials.
   void add(const Posynomial &p);
-  /// Adds p's monomials, and p's entries as Q's row `row` to `entries`.
-  void add(const Posynomial &p, Eigen::Index row, std::vector<Entry> &entries);
   /// Numbers the basis functions in monomial order.
   void number();
   /// Numbers the basis functions and reads their factors in tiling-space terms.
   void finish(const TilingSpace &tilings);
-  /// `entries` as triplets, once the basis is numbered.
-  static std::vector<Eigen::Triplet<double, Eigen::Index>>
-  triplets(const std::vector<Entry> &entries);
 };
 
 /// Q matrices are sparse (a row uses a few of the basis functions); B and the products are

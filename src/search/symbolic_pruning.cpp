@@ -9,7 +9,6 @@
 #include <numeric>
 #include <random>
 #include <span>
-#include <unordered_map>
 
 #include "dse/support/check.hpp"
 
@@ -106,19 +105,6 @@ private:
   std::vector<size_t> positions_;           // per sketch value, its index in a signature
 };
 
-/// Monomials hashed and compared through pointers (into the rows, which outlive the table).
-struct MonomialHash {
-  size_t operator()(const Monomial *m) const {
-    size_t h = 0;
-    for (const Factor &f : m->factors())
-      h = h * 1000003 + (static_cast<size_t>(f.key) << 8 | f.power);
-    return h;
-  }
-};
-struct SameMonomial {
-  bool operator()(const Monomial *a, const Monomial *b) const { return *a == *b; }
-};
-
 /// The rows with each monomial replaced by its rank among the rows' distinct monomials (rank
 /// order is monomial order), degrees per rank and divisibility per pair of ranks computed once:
 /// dominates(rows[u], rows[v]) decided on integers, the same coverage as provably_less_equal. A
@@ -127,44 +113,26 @@ class RankedRows {
 public:
   explicit RankedRows(const std::vector<MetricRowView> &rows)
       : rows_(rows), first_term_(rows.size()), ranked_(rows.size()) {
-    // Each distinct monomial numbered as first met, and each term's number kept; then the
-    // numbers mapped to ranks.
-    std::unordered_map<const Monomial *, std::uint32_t, MonomialHash, SameMonomial> met;
     for (size_t u = 0; u < rows.size(); ++u) {
-      first_term_[u] = term_ids_.size();
+      first_term_[u] = ranks_.terms();
       for (const Posynomial *p : rows[u])
-        for (const auto &[m, c] : p->terms()) {
-          const auto [at, added] =
-              met.try_emplace(&m, static_cast<std::uint32_t>(monomials_.size()));
-          if (added)
-            monomials_.push_back(&m);
-          term_ids_.push_back(at->second);
-        }
+        ranks_.add(*p);
     }
-    std::vector<std::uint32_t> by_rank(monomials_.size());
-    std::iota(by_rank.begin(), by_rank.end(), std::uint32_t{0});
-    std::sort(by_rank.begin(), by_rank.end(),
-              [&](std::uint32_t a, std::uint32_t b) { return *monomials_[a] < *monomials_[b]; });
-    rank_of_id_.resize(by_rank.size());
-    std::vector<const Monomial *> ranked_monomials;
-    for (std::uint32_t id : by_rank) {
-      rank_of_id_[id] = static_cast<std::uint32_t>(ranked_monomials.size());
-      ranked_monomials.push_back(monomials_[id]);
-      degree_.push_back(monomials_[id]->degree());
-    }
-    monomials_ = std::move(ranked_monomials);
-    if (monomials_.size() <= kMostCachedRanks)
-      divides_.assign(monomials_.size() * monomials_.size(), kUnknown);
+    ranks_.finish();
+    for (std::uint32_t r = 0; r < ranks_.size(); ++r)
+      degree_.push_back(ranks_.monomial(r).degree());
+    if (ranks_.size() <= kMostCachedRanks)
+      divides_.assign(ranks_.size() * ranks_.size(), kUnknown);
   }
 
-  size_t monomials() const { return monomials_.size(); }
-  const Monomial &monomial(std::uint32_t rank) const { return *monomials_[rank]; }
+  size_t monomials() const { return ranks_.size(); }
+  const Monomial &monomial(std::uint32_t rank) const { return ranks_.monomial(rank); }
   /// Calls f(metric, rank, coefficient) for every term of row u, in order.
   template <typename F> void for_each_term(size_t u, const F &f) const {
-    size_t id = first_term_[u];
+    size_t term = first_term_[u];
     for (size_t k = 0; k < rows_[u].size(); ++k)
       for (const auto &[m, c] : rows_[u][k]->terms())
-        f(k, rank_of_id_[term_ids_[id++]], c);
+        f(k, ranks_.term_rank(term++), c);
   }
 
   /// Whether row u is provably <= row v in every metric.
@@ -196,10 +164,10 @@ private:
     Ranked &row = ranked_[u];
     if (!row.ends.empty())
       return row;
-    size_t id = first_term_[u];
+    size_t term = first_term_[u];
     for (const Posynomial *p : rows_[u]) {
       for (const auto &[m, c] : p->terms())
-        row.terms.push_back({rank_of_id_[term_ids_[id++]], c});
+        row.terms.push_back({ranks_.term_rank(term++), c});
       row.ends.push_back(static_cast<std::uint32_t>(row.terms.size()));
     }
     return row;
@@ -207,10 +175,10 @@ private:
 
   bool divides(std::uint32_t neg, std::uint32_t pos) {
     if (divides_.empty())
-      return monomials_[neg]->divides_with_large_quotient(*monomials_[pos]);
-    std::uint8_t &known = divides_[neg * monomials_.size() + pos];
+      return ranks_.monomial(neg).divides_with_large_quotient(ranks_.monomial(pos));
+    std::uint8_t &known = divides_[neg * ranks_.size() + pos];
     if (known == kUnknown)
-      known = monomials_[neg]->divides_with_large_quotient(*monomials_[pos]) ? 1 : 0;
+      known = ranks_.monomial(neg).divides_with_large_quotient(ranks_.monomial(pos)) ? 1 : 0;
     return known == 1;
   }
 
@@ -249,13 +217,11 @@ private:
   }
 
   const std::vector<MetricRowView> &rows_;
-  std::vector<std::uint32_t> term_ids_;     // per term of every row, its monomial's number
-  std::vector<size_t> first_term_;          // per row, its first term in term_ids_
-  std::vector<std::uint32_t> rank_of_id_;   // per monomial number
-  std::vector<const Monomial *> monomials_; // per rank
-  std::vector<int> degree_;                 // per rank
-  std::vector<std::uint8_t> divides_;       // per (negative rank, positive rank): 0, 1 or kUnknown
-  std::vector<Ranked> ranked_;              // per row, once ranked
+  MonomialRanks ranks_;
+  std::vector<size_t> first_term_;    // per row, its first term among ranks_'s
+  std::vector<int> degree_;           // per rank
+  std::vector<std::uint8_t> divides_; // per (negative rank, positive rank): 0, 1 or kUnknown
+  std::vector<Ranked> ranked_;        // per row, once ranked
   std::vector<TermMass> positive_, negative_; // storage reused by less_equal
 };
 

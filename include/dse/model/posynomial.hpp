@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,34 @@ private:
 /// independent variable in its range (>= 1, or >= 0 for the *Minus1 atoms): the negative mass of
 /// `rhs - lhs` must be covered by positive terms whose monomials are large multiples of it.
 bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs);
+
+/// The distinct monomials of a sequence of posynomials numbered in monomial order (their ranks),
+/// and the rank of every term added, each monomial found once through a hash table. The
+/// monomials are held by pointer: the posynomials must outlive the ranks.
+class MonomialRanks {
+public:
+  /// Adds p's terms, after those added before.
+  void add(const Posynomial &p);
+  /// Ranks the distinct monomials; call once every posynomial is added.
+  void finish();
+  std::size_t size() const { return monomials_.size(); }
+  const Monomial &monomial(std::uint32_t rank) const { return *monomials_[rank]; }
+  /// The rank of the monomial of the i-th term added.
+  std::uint32_t term_rank(std::size_t i) const { return rank_of_number_[term_numbers_[i]]; }
+  std::size_t terms() const { return term_numbers_.size(); }
+
+private:
+  struct Hash {
+    std::size_t operator()(const Monomial *m) const;
+  };
+  struct Same {
+    bool operator()(const Monomial *a, const Monomial *b) const { return *a == *b; }
+  };
+  std::unordered_map<const Monomial *, std::uint32_t, Hash, Same> number_; // as first met
+  std::vector<const Monomial *> monomials_;   // per number until finish(), then per rank
+  std::vector<std::uint32_t> term_numbers_;   // per term added, its monomial's number
+  std::vector<std::uint32_t> rank_of_number_; // per number
+};
 
 /// A term of `rhs - lhs` in provably_less_equal's coverage: `id` names its monomial to the
 /// caller's divisibility test, `amount` is the coefficient's magnitude.
