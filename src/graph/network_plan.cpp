@@ -4,7 +4,8 @@
 #include <chrono>
 #include <exception>
 #include <tbb/parallel_invoke.h>
-#include <tbb/task_arena.h>
+
+#include "dse/support/thread_arena.hpp"
 
 namespace dse {
 
@@ -68,9 +69,9 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
       fusion_error = std::current_exception();
     }
   };
-  tbb::task_arena arena(options.search.threads > 0 ? options.search.threads
-                                                   : tbb::task_arena::automatic);
-  arena.execute([&] { tbb::parallel_invoke(split_pass, fusion_pass); });
+  thread_arena(options.search.threads).execute([&] {
+    tbb::parallel_invoke(split_pass, fusion_pass);
+  });
   for (const std::exception_ptr &error : {split_error, fusion_error})
     if (error)
       std::rethrow_exception(error);

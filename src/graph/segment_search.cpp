@@ -12,6 +12,7 @@
 #include "dse/graph/lowering.hpp"
 #include "dse/model/mapping_evaluation.hpp"
 #include "dse/support/check.hpp"
+#include "dse/support/thread_arena.hpp"
 
 namespace dse {
 
@@ -271,7 +272,7 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
   // a search each bound with their own; with few, each search shares the threads. The fused
   // segments' candidate spaces, large and often shared by segments of different sizes, are built
   // on every thread while the other segments are searched; the fused segments are searched then.
-  tbb::task_arena arena(options_.threads > 0 ? options_.threads : tbb::task_arena::automatic);
+  tbb::task_arena arena = thread_arena(options_.threads);
   SearchOptions per_search = options_;
   if (todo.size() >= kSearchesPerThread * static_cast<size_t>(arena.max_concurrency()))
     per_search.threads = 1;

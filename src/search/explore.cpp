@@ -9,6 +9,7 @@
 
 #include "dse/ir/chain.hpp"
 #include "dse/search/front_algebra.hpp"
+#include "dse/support/thread_arena.hpp"
 #include "problem_matrices.hpp"
 
 namespace dse {
@@ -127,7 +128,9 @@ private:
   void prepare_chain(const Chain &chain) {
     std::deque<Problem> problems;
     add_problems(chain, false, problems);
-    search_arena(options_).execute([&] { prepare_candidate_spaces(problems, hw_, options_); });
+    thread_arena(options_.threads).execute([&] {
+      prepare_candidate_spaces(problems, hw_, options_);
+    });
   }
 
   size_t longest_segment() const {

@@ -18,6 +18,7 @@
 #include "dse/search/hier_space.hpp"
 #include "dse/search/local_plan_metrics.hpp"
 #include "dse/support/check.hpp"
+#include "dse/support/thread_arena.hpp"
 
 namespace dse {
 
@@ -539,7 +540,7 @@ private:
   std::map<NestKey, std::vector<OperatorNest>> cache_;
   std::vector<FusedTiles> tilings_; // of the loop tree at hand
   std::vector<TilingStart> starts_; // of the batch at hand
-  tbb::task_arena arena_{options_.threads > 0 ? options_.threads : tbb::task_arena::automatic};
+  tbb::task_arena arena_ = thread_arena(options_.threads);
   const std::vector<std::vector<std::int64_t>> extents_ = level1_extents(problem_);
   const std::pair<AtomTable, AtomTable> atom_ranges_ = atom_ranges(problem_, extents_);
   std::uint64_t next_id_ = 0;

@@ -18,6 +18,7 @@
 #include "dse/ir/limits.hpp"
 #include "dse/search/hier_space.hpp"
 #include "dse/support/check.hpp"
+#include "dse/support/thread_arena.hpp"
 #include "hier_task_search.hpp"
 
 namespace dse {
@@ -108,7 +109,7 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
       tasks.emplace_back(row, keep);
   ParetoFront front(options.objectives);
   std::map<std::pair<std::uint64_t, std::uint64_t>, HierFoundPoint> found;
-  tbb::task_arena arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
+  tbb::task_arena arena = thread_arena(options.threads);
   std::optional<HierDeliveryCost> row_costs;
   size_t next = 0;
   while (next < tasks.size()) {

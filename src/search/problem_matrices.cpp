@@ -9,11 +9,6 @@
 
 namespace dse {
 
-/// A task arena of the requested number of threads (every core for 0).
-tbb::task_arena search_arena(const SearchOptions &options) {
-  return tbb::task_arena(options.threads > 0 ? options.threads : tbb::task_arena::automatic);
-}
-
 std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,
                                                   const CandidateSpace &space) {
   std::vector<ComputeMetrics> out;

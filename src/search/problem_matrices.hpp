@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <limits>
 #include <map>
-#include <tbb/task_arena.h>
 #include <vector>
 
 #include "dse/model/mapping_evaluation.hpp"
@@ -18,9 +17,6 @@
 #include "dse/search/tiling_space.hpp"
 
 namespace dse {
-
-/// A task arena of the requested number of threads (every core for 0).
-tbb::task_arena search_arena(const SearchOptions &options);
 
 /// Compute metrics per (recompute group, spatial combination), index g * |spatial| + s.
 std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,

@@ -8,6 +8,7 @@
 #include <limits>
 #include <tbb/info.h>
 
+#include "dse/support/thread_arena.hpp"
 #include "problem_matrices.hpp"
 #include "tiling_boxes.hpp"
 
@@ -25,7 +26,7 @@ std::shared_ptr<const CandidateSpace> candidate_space(const Problem &problem, co
                                                       const SearchOptions &options) {
   const bool db = hw.global_buffer().double_buffering;
   std::shared_ptr<const CandidateSpace> space;
-  search_arena(options).execute([&] {
+  thread_arena(options.threads).execute([&] {
     space = options.cache ? options.cache->get(problem, db, options.pruning, options.recompute)
                           : std::make_shared<const CandidateSpace>(build_candidate_space(
                                 problem, db, options.pruning, options.recompute));

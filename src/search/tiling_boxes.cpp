@@ -9,6 +9,8 @@
 #include <tbb/parallel_for.h>
 #include <utility>
 
+#include "dse/support/thread_arena.hpp"
+
 namespace dse {
 
 namespace {
@@ -259,7 +261,7 @@ void search_boxes(const Prepared &p, const TilingSpace &tilings, const SearchOpt
     done += tilings_done;
     progress(done * candidates, result.stats.mappings);
   };
-  search_arena(options).execute([&] {
+  thread_arena(options.threads).execute([&] {
     tbb::parallel_for(tbb::blocked_range<std::uint64_t>(0, units, 1),
                       [&](const tbb::blocked_range<std::uint64_t> &range) {
                         Worker &w = workers.local();
