@@ -284,24 +284,8 @@ bool provably_less_equal(const Posynomial &lhs, const Posynomial &rhs) {
       return;
     monomials.push_back(&m);
   };
-  auto r = rhs.terms().begin();
-  auto l = lhs.terms().begin();
-  while (r != rhs.terms().end() || l != lhs.terms().end()) {
-    const std::strong_ordering order = r == rhs.terms().end()   ? std::strong_ordering::greater
-                                       : l == lhs.terms().end() ? std::strong_ordering::less
-                                                                : r->monomial <=> l->monomial;
-    if (order < 0) {
-      put(r->monomial, r->coef);
-      ++r;
-    } else if (order > 0) {
-      put(l->monomial, -l->coef);
-      ++l;
-    } else {
-      put(r->monomial, r->coef - l->coef);
-      ++r;
-      ++l;
-    }
-  }
+  for_each_difference_term<Term>(
+      lhs.terms(), rhs.terms(), [](const Term &t) -> const Monomial & { return t.monomial; }, put);
   return covers_negative_terms(positive, negative, [&](std::uint32_t neg, std::uint32_t pos) {
     return monomials[neg]->divides_with_large_quotient(*monomials[pos]);
   });

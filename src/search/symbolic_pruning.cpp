@@ -199,20 +199,8 @@ private:
       else if (c < 0)
         negative_.push_back({r, -c, degree_[r]});
     };
-    size_t i = 0, j = 0;
-    while (i < rhs.size() || j < lhs.size()) {
-      if (j == lhs.size() || (i < rhs.size() && rhs[i].rank < lhs[j].rank)) {
-        put(rhs[i].rank, rhs[i].coef);
-        ++i;
-      } else if (i == rhs.size() || lhs[j].rank < rhs[i].rank) {
-        put(lhs[j].rank, -lhs[j].coef);
-        ++j;
-      } else {
-        put(rhs[i].rank, rhs[i].coef - lhs[j].coef);
-        ++i;
-        ++j;
-      }
-    }
+    for_each_difference_term<RankedTerm>(
+        lhs, rhs, [](const RankedTerm &t) { return t.rank; }, put);
     return covers_negative_terms(positive_, negative_, [&](std::uint32_t neg, std::uint32_t pos) {
       return divides(neg, pos);
     });

@@ -143,6 +143,32 @@ private:
   std::vector<std::uint32_t> rank_of_number_; // per number
 };
 
+/// Reads the terms of `rhs - lhs` off two term lists sorted by `key` (a term's monomial or its
+/// rank) in one pass: put(key, coefficient) for each key of either list in order, a key of both
+/// with the difference of their coefficients.
+template <typename Term, typename Key, typename Put>
+void for_each_difference_term(std::span<const Term> lhs, std::span<const Term> rhs, const Key &key,
+                              const Put &put) {
+  auto r = rhs.begin();
+  auto l = lhs.begin();
+  while (r != rhs.end() || l != lhs.end()) {
+    const std::strong_ordering order = r == rhs.end()   ? std::strong_ordering::greater
+                                       : l == lhs.end() ? std::strong_ordering::less
+                                                        : key(*r) <=> key(*l);
+    if (order < 0) {
+      put(key(*r), r->coef);
+      ++r;
+    } else if (order > 0) {
+      put(key(*l), -l->coef);
+      ++l;
+    } else {
+      put(key(*r), r->coef - l->coef);
+      ++r;
+      ++l;
+    }
+  }
+}
+
 /// A term of `rhs - lhs` in provably_less_equal's coverage: `id` names its monomial to the
 /// caller's divisibility test, `amount` is the coefficient's magnitude.
 struct TermMass {
