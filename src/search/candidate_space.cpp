@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <tbb/parallel_for.h>
 
@@ -122,6 +123,24 @@ std::string metrics_defect(const Problem &problem, const DataflowMetrics &m) {
   return {};
 }
 
+/// The indices of the members of one group (their metrics) that the pruning keeps: the
+/// undominated ones, or every one without pruning.
+std::vector<size_t> surviving_members(const std::vector<DataflowMetrics> &metrics,
+                                      Pruning pruning) {
+  if (pruning == Pruning::None) {
+    std::vector<size_t> every(metrics.size());
+    std::iota(every.begin(), every.end(), size_t{0});
+    return every;
+  }
+  std::vector<MetricRowView> rows;
+  for (const DataflowMetrics &m : metrics) {
+    MetricRowView &row = rows.emplace_back();
+    for (size_t k = 0; k < 2 + m.buffer_words.size(); ++k)
+      row.push_back(&m.row(k));
+  }
+  return undominated_rows(rows);
+}
+
 std::string spatial_defect(const Problem &problem, const std::vector<SpatialMapping> &s) {
   if (s.size() != problem.ops.size())
     return "a spatial combination of " + std::to_string(s.size()) + " for " +
@@ -218,39 +237,31 @@ CandidateSpace build_candidate_space(const Problem &problem, bool double_bufferi
     members[static_cast<size_t>(it - keys.begin())].push_back(i);
   }
 
-  // Stage 2: every dataflow's metrics (the sums of its plans' local metrics and its prefix
-  // choice's shared words, taken from the choice's first dataflow), then the survivors of each
-  // group.
+  // Stage 2, group by group: every dataflow's metrics (the sums of its plans' local metrics and
+  // its prefix choice's shared words, taken from the choice's first dataflow), then the survivors
+  // of the group, whose metrics alone are kept (the others are dropped while the group is hot).
   std::vector<Posynomial> shared(choices.size());
   tbb::parallel_for(size_t{0}, combined.size(), [&](size_t i) {
     if (i == 0 || choice_of[i - 1] != choice_of[i])
       shared[choice_of[i]] = shared_buffer_words(problem, combined[i], double_buffering);
   });
-  std::vector<DataflowMetrics> metrics(combined.size());
-  tbb::parallel_for(size_t{0}, combined.size(), [&](size_t i) {
-    metrics[i] = combine_local_metrics(problem, locals[i], shared[choice_of[i]]);
-  });
   std::vector<std::vector<size_t>> keep(keys.size());
+  std::vector<std::vector<DataflowMetrics>> kept_metrics(keys.size());
   tbb::parallel_for(size_t{0}, keys.size(), [&](size_t g) {
-    if (pruning == Pruning::None) {
-      keep[g].resize(members[g].size());
-      std::iota(keep[g].begin(), keep[g].end(), size_t{0});
-      return;
-    }
-    std::vector<MetricRowView> rows;
-    for (size_t i : members[g]) {
-      MetricRowView &row = rows.emplace_back();
-      for (size_t k = 0; k < 2 + metrics[i].buffer_words.size(); ++k)
-        row.push_back(&metrics[i].row(k));
-    }
-    keep[g] = undominated_rows(rows);
+    std::vector<DataflowMetrics> metrics(members[g].size());
+    tbb::parallel_for(size_t{0}, members[g].size(), [&](size_t k) {
+      const size_t i = members[g][k];
+      metrics[k] = combine_local_metrics(problem, locals[i], shared[choice_of[i]]);
+    });
+    keep[g] = surviving_members(metrics, pruning);
+    for (size_t k : keep[g])
+      kept_metrics[g].push_back(std::move(metrics[k]));
   });
   for (size_t g = 0; g < keys.size(); ++g) {
     space.groups.push_back({keys[g].first, keys[g].second, space.dataflows.size(), keep[g].size()});
-    for (size_t k : keep[g]) {
+    for (size_t k : keep[g])
       space.dataflows.push_back(std::move(combined[members[g][k]]));
-      space.metrics.push_back(std::move(metrics[members[g][k]]));
-    }
+    std::move(kept_metrics[g].begin(), kept_metrics[g].end(), std::back_inserter(space.metrics));
   }
   space.stats.dataflows_kept = space.dataflows.size();
   space.spatial = spatial_combinations(problem);
