@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tbb/parallel_invoke.h>
 
 #include "dse/graph/exec_plan.hpp"
 #include "dse/graph/node_work.hpp"
@@ -220,30 +221,37 @@ std::vector<int> nodes_of(const std::vector<Segment> &runs, const std::vector<in
   return out;
 }
 
-/// The plan's segments with `r` applied, in graph order of their first node.
+/// The plan's segments with `r` applied, in graph order of their first node: chosen by pointer
+/// and ordered first, then each copied once (a segment holds its front and its parts).
 std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
                              const Hardware &hw, LatencyModel model) {
   const std::vector<int> joined = nodes_of(plan.other_fused, r.joined);
-  std::vector<Segment> out;
+  std::vector<Segment> copies; // the eliminated movement nodes run as copies
+  copies.reserve(r.copied.size());
+  std::vector<const Segment *> chosen;
   for (const Segment &s : plan.segments) {
     const int first = s.nodes.front();
     if (s.kind == SegmentKind::Fused && contains(r.split, first)) {
       for (const Segment &single : plan.unfused)
         if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()) &&
             !contains(joined, single.nodes.front()))
-          out.push_back(single);
+          chosen.push_back(&single);
     } else if (s.eliminated && contains(r.copied, first)) {
-      out.push_back(standalone_segment(graph, hw, first, model, false));
+      chosen.push_back(&copies.emplace_back(standalone_segment(graph, hw, first, model, false)));
     } else if (!contains(joined, first)) {
-      out.push_back(s);
+      chosen.push_back(&s);
     }
   }
   for (const Segment &p : plan.other_fused)
     if (contains(r.joined, p.nodes.front()))
-      out.push_back(p);
-  std::stable_sort(out.begin(), out.end(), [](const Segment &a, const Segment &b) {
-    return a.nodes.front() < b.nodes.front();
+      chosen.push_back(&p);
+  std::stable_sort(chosen.begin(), chosen.end(), [](const Segment *a, const Segment *b) {
+    return a->nodes.front() < b->nodes.front();
   });
+  std::vector<Segment> out;
+  out.reserve(chosen.size());
+  for (const Segment *s : chosen)
+    out.push_back(*s);
   return out;
 }
 
@@ -414,12 +422,14 @@ NetworkSchedule through_dram_schedule(const Graph &graph, const FusionPlan &plan
 
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  LatencyModel model, PlanObjective objective) {
-  NetworkSchedule best = ScheduleSearch(graph, hw, plan, model, objective).run();
-  // The same search for the other objective adds the schedules it reaches to the front.
+  // The same search for the other objective, beside it, adds the schedules it reaches to the
+  // front.
   const PlanObjective other =
       objective == PlanObjective::Latency ? PlanObjective::Energy : PlanObjective::Latency;
-  best.front = front_union(best.front, ScheduleSearch(graph, hw, plan, model, other).run().front,
-                           PlanFrontPolicy{});
+  NetworkSchedule best, other_best;
+  tbb::parallel_invoke([&] { best = ScheduleSearch(graph, hw, plan, model, objective).run(); },
+                       [&] { other_best = ScheduleSearch(graph, hw, plan, model, other).run(); });
+  best.front = front_union(best.front, other_best.front, PlanFrontPolicy{});
   return best;
 }
 
