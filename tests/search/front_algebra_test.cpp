@@ -109,6 +109,41 @@ TEST(FrontAlgebra, SumAndUnionEqualBruteForce) {
     }
 }
 
+/// The points with ids 0, 1, ... in their order (a sum's id then names both of its points).
+std::vector<TestPoint> numbered(std::vector<TestPoint> points) {
+  for (size_t i = 0; i < points.size(); ++i)
+    points[i].id = static_cast<int>(i);
+  return points;
+}
+
+TEST(FrontAlgebra, SumKeepsThePointsThatFilteringEverySumKeeps) {
+  // Point for point, ties included, the filter over every sum taken a-major: on fronts, and on
+  // unsorted points whose sums are not sorted runs.
+  std::mt19937 rng(17);
+  for (const TestPolicy &policy : kPolicies)
+    for (int trial = 0; trial < 200; ++trial) {
+      std::vector<TestPoint> a = random_points(rng, 1 + trial % 11);
+      std::vector<TestPoint> b = random_points(rng, 1 + trial % 7);
+      if (trial % 2 == 0) {
+        a = pareto_filter(a, policy);
+        b = pareto_filter(b, policy);
+      }
+      a = numbered(a);
+      b = numbered(b);
+      std::vector<TestPoint> sums;
+      for (const TestPoint &x : a)
+        for (const TestPoint &y : b)
+          sums.push_back(policy.combine(x, y));
+      const std::vector<TestPoint> expected = pareto_filter(sums, policy);
+      const std::vector<TestPoint> sum = minkowski_sum(a, b, policy);
+      ASSERT_EQ(sum.size(), expected.size());
+      for (size_t i = 0; i < sum.size(); ++i) {
+        EXPECT_EQ(sum[i].id, expected[i].id);
+        EXPECT_EQ(sum[i].v, expected[i].v);
+      }
+    }
+}
+
 /// Every plan of links i.. : runs of up to `longest` links, every point of each run's front
 /// (`runs[i][length - 1]`).
 void enumerate_plans(size_t i, size_t longest,

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <map>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "dse/ir/chain.hpp"
@@ -33,22 +34,16 @@ concept FrontPolicy = requires(const P &policy, const typename P::Point &a) {
   { policy.tie_before(a, a) } -> std::same_as<bool>;
 };
 
-/// The points of `points` that no other point dominates, ordered by key, then tie_before, then
-/// input order. A point dominates another when no objective is larger; of points with equal
-/// keys the first in that order is kept.
+namespace front_detail {
+
+/// The points of `points` that no other point dominates, taken in `order` (every index once, by
+/// key, then tie_before, then input order): a point is kept when no point kept before it weakly
+/// dominates it.
 template <FrontPolicy Policy>
-std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Policy::Point> &points,
-                                                  const Policy &policy) {
-  using Key = ParetoFront::Key;
-  std::vector<Key> keys;
-  keys.reserve(points.size());
-  for (const auto &p : points)
-    keys.push_back(policy.key(p));
-  std::vector<size_t> order(points.size());
-  std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return keys[a] != keys[b] ? keys[a] < keys[b] : policy.tie_before(points[a], points[b]);
-  });
+std::vector<typename Policy::Point>
+undominated_in_order(const std::vector<typename Policy::Point> &points,
+                     const std::vector<ParetoFront::Key> &keys, const std::vector<size_t> &order,
+                     const Policy &policy) {
   const size_t dims = policy.dimensions();
   DSE_CHECK(dims >= 1 && dims <= kMaxObjectives,
             "a front policy of " + std::to_string(dims) + " objectives");
@@ -76,7 +71,37 @@ std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Pol
   return front;
 }
 
-/// The front of running a plan from `a`, then one from `b`: every combination, Pareto-filtered.
+template <FrontPolicy Policy>
+std::vector<ParetoFront::Key> keys_of(const std::vector<typename Policy::Point> &points,
+                                      const Policy &policy) {
+  std::vector<ParetoFront::Key> keys;
+  keys.reserve(points.size());
+  for (const auto &p : points)
+    keys.push_back(policy.key(p));
+  return keys;
+}
+
+} // namespace front_detail
+
+/// The points of `points` that no other point dominates, ordered by key, then tie_before, then
+/// input order. A point dominates another when no objective is larger; of points with equal
+/// keys the first in that order is kept.
+template <FrontPolicy Policy>
+std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Policy::Point> &points,
+                                                  const Policy &policy) {
+  const std::vector<ParetoFront::Key> keys = front_detail::keys_of(points, policy);
+  std::vector<size_t> order(points.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return keys[a] != keys[b] ? keys[a] < keys[b] : policy.tie_before(points[a], points[b]);
+  });
+  return front_detail::undominated_in_order(points, keys, order, policy);
+}
+
+/// The front of running a plan from `a`, then one from `b`: every combination, Pareto-filtered
+/// (the same points, in the same order, as pareto_filter over the sums taken `a`-major). The sums
+/// are held `b`-major: `x + y` for a fixed `y` comes in the order of `a`, already sorted when `a`
+/// is a front, so the order is made by merging |b| sorted runs rather than sorting them all.
 /// Empty when either is empty (no plan fits).
 template <FrontPolicy Policy>
 std::vector<typename Policy::Point> minkowski_sum(const std::vector<typename Policy::Point> &a,
@@ -84,10 +109,31 @@ std::vector<typename Policy::Point> minkowski_sum(const std::vector<typename Pol
                                                   const Policy &policy) {
   std::vector<typename Policy::Point> sums;
   sums.reserve(a.size() * b.size());
-  for (const auto &x : a)
-    for (const auto &y : b)
+  for (const auto &y : b)
+    for (const auto &x : a)
       sums.push_back(policy.combine(x, y));
-  return pareto_filter(sums, policy);
+  const std::vector<ParetoFront::Key> keys = front_detail::keys_of(sums, policy);
+  // By key, then tie_before, then the index of the sum taken a-major (pareto_filter's order).
+  const auto before = [&](size_t i, size_t j) {
+    if (keys[i] != keys[j])
+      return keys[i] < keys[j];
+    if (policy.tie_before(sums[i], sums[j]))
+      return true;
+    if (policy.tie_before(sums[j], sums[i]))
+      return false;
+    return std::pair(i % a.size(), i / a.size()) < std::pair(j % a.size(), j / a.size());
+  };
+  std::vector<size_t> order(sums.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  const auto run = [&](size_t r) { return order.begin() + static_cast<std::ptrdiff_t>(r); };
+  for (size_t r = 0; r < sums.size(); r += a.size())
+    if (!std::is_sorted(run(r), run(r + a.size()), before))
+      std::sort(run(r), run(r + a.size()), before);
+  for (size_t width = a.size(); width < sums.size(); width *= 2)
+    for (size_t r = 0; r + width < sums.size(); r += 2 * width)
+      std::inplace_merge(run(r), run(r + width), run(std::min(r + 2 * width, sums.size())),
+                         before);
+  return front_detail::undominated_in_order(sums, keys, order, policy);
 }
 
 /// The front of running a plan from `a` or one from `b`.
