@@ -135,11 +135,6 @@ SegmentOutcome SegmentSearcher::outcome_of(const ExploreResult &r) const {
 
 namespace {
 
-bool runs_fused(const HierExploreResult &r, const HierPlan &plan) {
-  return std::any_of(plan.parts.begin(), plan.parts.end(),
-                     [&](const HierPlanPart &part) { return r.segments[part.segment].pair; });
-}
-
 /// The MACs that `plan` runs, recomputed ones included.
 double plan_macs(const HierExploreResult &r, const HierPlan &plan) {
   double macs = 0;
@@ -157,11 +152,7 @@ double plan_macs(const HierExploreResult &r, const HierPlan &plan) {
 
 std::optional<SegmentOutcome> SegmentSearcher::outcome_of(const HierExploreResult &r,
                                                           bool fused) const {
-  std::vector<HierPlan> plans;
-  for (const HierPlan &p : r.front)
-    if (!fused || runs_fused(r, p))
-      plans.push_back(p);
-  const HierPlan *pick = best_point(plans, [this](const Objectives &o) { return rank(o); });
+  const HierPlan *pick = best_point(r.front, [this](const Objectives &o) { return rank(o); });
   SegmentOutcome out;
   if (!pick)
     return fused ? std::nullopt : std::optional(out);
@@ -172,7 +163,7 @@ std::optional<SegmentOutcome> SegmentSearcher::outcome_of(const HierExploreResul
   c.buffer_words = pick->objectives.buffer_words;
   c.macs = plan_macs(r, *pick);
   c.fused = fused;
-  for (const HierPlan &p : plans)
+  for (const HierPlan &p : r.front)
     c.front.push_back(
         {p.objectives.latency_s, p.objectives.energy_pj, p.objectives.dram_words, fused ? 1 : 0});
   c.front = pareto_filter(c.front, PlanFrontPolicy{});
@@ -245,8 +236,11 @@ SegmentSearcher::Search SegmentSearcher::search_of(const Workload &workload, boo
       hier.latency_model = options.latency_model;
       hier.first_read_elision = hw_.hierarchy.first_read_elision;
       hier.threads = options.threads;
-      hier.fusion = fused;
-      return outcome_of(explore_hier(hw_, workload, hier), fused);
+      if (!fused)
+        return outcome_of(explore_hier(hw_, workload, hier), false);
+      hier.fusion = true;
+      const std::optional<HierExploreResult> pair = explore_hier_fused_pair(hw_, workload, hier);
+      return pair ? outcome_of(*pair, true) : std::nullopt;
     };
   if (fused)
     return [this, &workload, &options] {

@@ -82,6 +82,14 @@ public:
     return segmented_front(chain.links.size(), 2, segment, HierPlan{}, policy_);
   }
 
+  /// The front of the chain's two links run fused, none of them alone; std::nullopt when the
+  /// chain is not one fusible pair.
+  std::optional<std::vector<HierPlan>> pair_front(const Chain &chain) {
+    if (chain.links.size() != 2 || !fusion_ || !can_fuse(workload_, chain.links[0], chain.links[1]))
+      return std::nullopt;
+    return fused_pair(chain.links[0], chain.links[1]);
+  }
+
   HierExploreResult &result() { return result_; }
   const HierSequencePolicy &policy() const { return policy_; }
 
@@ -158,6 +166,21 @@ HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
       explorer.policy());
   HierExploreResult result = std::move(explorer.result());
   result.front = pareto_filter(front, HierSequencePolicy(options.objectives));
+  return result;
+}
+
+std::optional<HierExploreResult> explore_hier_fused_pair(const Hardware &hw,
+                                                         const Workload &workload,
+                                                         const HierSearchOptions &options) {
+  const std::vector<std::vector<Chain>> splits = chain_splits(workload);
+  if (splits.size() != 1 || splits[0].size() != 1)
+    return std::nullopt;
+  HierExplorer explorer(hw, workload, options);
+  const std::optional<std::vector<HierPlan>> front = explorer.pair_front(splits[0][0]);
+  if (!front)
+    return std::nullopt;
+  HierExploreResult result = std::move(explorer.result());
+  result.front = pareto_filter(*front, HierSequencePolicy(options.objectives));
   return result;
 }
 

@@ -2,8 +2,8 @@
 // searched segment's cost the best point of its own explore_hier front, the MACs those of the
 // graph, no segment below the I/O bound of the tensors it reads and writes, the network front
 // equal to every combination of segment front points filtered, and the plan independent of the
-// thread count. With fused pairs (hier_fusion): each fused segment the best fused plan of its
-// pair's explore_hier front, no plan or front point worse than without them.
+// thread count. With fused pairs (hier_fusion): each fused segment the best plan of its pair's
+// fused front (explore_hier_fused_pair), no plan or front point worse than without them.
 #include <gtest/gtest.h>
 
 #include "common/repo_files.hpp"
@@ -226,16 +226,13 @@ TEST_F(HierNetworkFusion, EachFusedSegmentIsTheBestFusedPlanOfItsPair) {
     ASSERT_TRUE(workload) << s.label;
     HierSearchOptions options;
     options.fusion = true;
-    const HierExploreResult r = explore_hier(hw, *workload, options);
+    const std::optional<HierExploreResult> r = explore_hier_fused_pair(hw, *workload, options);
+    ASSERT_TRUE(r) << s.label;
     const HierPlan *best = nullptr;
-    for (const HierPlan &p : r.front) {
-      const bool runs_pair =
-          std::any_of(p.parts.begin(), p.parts.end(), [&](const HierPlanPart &x) {
-            return r.segments[x.segment].pair.has_value();
-          });
-      if (runs_pair &&
-          (!best || std::pair(p.objectives.latency_s, p.objectives.energy_pj) <
-                        std::pair(best->objectives.latency_s, best->objectives.energy_pj)))
+    for (const HierPlan &p : r->front) {
+      EXPECT_TRUE(r->segments[p.parts.at(0).segment].pair.has_value());
+      if (!best || std::pair(p.objectives.latency_s, p.objectives.energy_pj) <
+                       std::pair(best->objectives.latency_s, best->objectives.energy_pj))
         best = &p;
     }
     ASSERT_NE(best, nullptr) << s.label;

@@ -1,6 +1,7 @@
 // A workload's front on a general hierarchy with fusion: each chain's front is the exact choice,
 // link by link, between the operators alone and fused pairs (docs/HIERARCHY.md §8.4), checked
-// against the fronts of the segments combined here by enumeration, EDP included.
+// against the fronts of the segments combined here by enumeration, EDP included; a pair searched
+// fused only is its fused search's front.
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -118,6 +119,39 @@ TEST(HierExplore, AChainOfThreeChoosesPerLinkBetweenFusedPairsAndOperatorsAlone)
   for (const HierPlan &plan : apart.front)
     alone_front.push_back(plan.objectives);
   EXPECT_EQ(undominated(keys_of(alone_front)), undominated(keys_of(in_sequence(alone))));
+}
+
+TEST(HierExplore, AFusedPairAloneIsItsFusedSearchsFrontAndNothingElse) {
+  const Workload w = parse_workload("name: mlp2\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+                                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
+                                    "mlp2.yaml");
+  const Hardware hw = load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml");
+  HierSearchOptions options;
+  options.objectives = kObjectives;
+  options.fusion = true;
+  const std::optional<HierExploreResult> pair = explore_hier_fused_pair(hw, w, options);
+  ASSERT_TRUE(pair);
+  ASSERT_EQ(pair->segments.size(), 1u); // neither operator searched alone
+  EXPECT_TRUE(pair->segments[0].pair.has_value());
+  EXPECT_EQ(pair->segments[0].ops, (std::vector<int>{0, 1}));
+  const Chain chain = chain_splits(w).front().front();
+  const Problem problem = make_fused_problem(w, chain.links[0], chain.links[1]);
+  std::vector<Objectives> found;
+  for (const HierPlan &plan : pair->front) {
+    ASSERT_EQ(plan.parts.size(), 1u);
+    found.push_back(plan.objectives);
+  }
+  EXPECT_EQ(keys_of(found),
+            undominated(keys_of(objectives_of(search_fused_hier_front(hw, problem, options)))));
+
+  options.fusion = false; // nothing fused, as explore_hier would fuse nothing
+  EXPECT_FALSE(explore_hier_fused_pair(hw, w, options));
+  options.fusion = true;
+  const Workload single = parse_workload("name: one\ndims: {m: 8, k: 4, n: 8}\nops:\n"
+                                         "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n",
+                                         "one.yaml");
+  EXPECT_FALSE(explore_hier_fused_pair(hw, single, options)); // not a pair
 }
 
 TEST(HierExplore, AnEdpFrontIsTheLeastEdpOfTheSumsOfLatencyEnergyFronts) {

@@ -2,7 +2,8 @@
 // distinct workload (layers of equal shape share one search) and its best point taken; a pair
 // segment is searched fused only, its operators alone being segments of their own. On a general
 // hierarchy (docs/HIERARCHY.md) each segment is one compute node with its attached operators,
-// searched by explore_hier.
+// searched by explore_hier, or a pair of them (--hier-fusion), searched fused only by
+// explore_hier_fused_pair.
 #pragma once
 
 #include <exception>
@@ -68,8 +69,7 @@ public:
   /// The segment's best mapping, or why no mapping fits the global buffer.
   SegmentOutcome best(const Workload &workload);
   /// The same for a segment of two operators run fused only (their mappings alone are the
-  /// operators' own segments); std::nullopt when they cannot run fused (always on a general
-  /// hierarchy).
+  /// operators' own segments, not searched with it); std::nullopt when they cannot run fused.
   std::optional<SegmentOutcome> best_fused(const Workload &workload);
 
   /// Searches these segments (whole or fused) now, in parallel; best and best_fused then take
@@ -96,8 +96,8 @@ private:
   std::pair<double, double> rank(const Objectives &o) const;
   /// The best point of explore's front `r` for the objective, with the front.
   SegmentOutcome outcome_of(const ExploreResult &r) const;
-  /// The same for explore_hier's front (a general hierarchy); with `fused`, of the plans that run
-  /// a fused pair only (std::nullopt when none is on the front).
+  /// The same for the front of explore_hier (a general hierarchy), or with `fused` of
+  /// explore_hier_fused_pair (std::nullopt when the pair's front is empty).
   std::optional<SegmentOutcome> outcome_of(const HierExploreResult &r, bool fused) const;
   /// The segment cost of point `pick` of the front `r`.
   SegmentCost cost_of(const ExploreResult &r, const FrontPoint &pick) const;

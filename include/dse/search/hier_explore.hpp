@@ -48,4 +48,12 @@ struct HierExploreResult {
 HierExploreResult explore_hier(const Hardware &hw, const Workload &workload,
                                const HierSearchOptions &options);
 
+/// The front of a workload that is one producer -> consumer pair (with their attached
+/// operators), run fused only: its operators alone are not searched. std::nullopt when the
+/// workload is not one such pair or explore_hier would not fuse it (options.fusion off, mapspace
+/// rules, a first on-chip level that may not hold every tensor role, or can_fuse false).
+std::optional<HierExploreResult> explore_hier_fused_pair(const Hardware &hw,
+                                                         const Workload &workload,
+                                                         const HierSearchOptions &options);
+
 } // namespace dse
