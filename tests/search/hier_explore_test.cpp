@@ -66,13 +66,25 @@ std::vector<Key> keys_of(const std::vector<Objectives> &points) {
   return keys;
 }
 
+/// Two GEMMs in a chain (an FFN's up and down projections), small enough for fused searches.
+Workload two_gemms() {
+  return parse_workload("name: ffn\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+                        "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                        "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
+                        "ffn.yaml");
+}
+
+Hardware a16() {
+  return load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml");
+}
+
 TEST(HierExplore, AChainOfThreeChoosesPerLinkBetweenFusedPairsAndOperatorsAlone) {
   const Workload w = parse_workload("name: mlp3\ndims: {m: 8, k: 4, n: 8, l: 4, p: 2}\nops:\n"
                                     "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
                                     "  - {name: mid, einsum: \"G[m,l] += H[m,n] * W2[n,l]\"}\n"
                                     "  - {name: down, einsum: \"O[m,p] += G[m,l] * W3[l,p]\"}\n",
                                     "mlp3.yaml");
-  const Hardware hw = load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml");
+  const Hardware hw = a16();
   HierSearchOptions options;
   options.objectives = kObjectives;
   options.fusion = true;
@@ -122,11 +134,8 @@ TEST(HierExplore, AChainOfThreeChoosesPerLinkBetweenFusedPairsAndOperatorsAlone)
 }
 
 TEST(HierExplore, AFusedPairAloneIsItsFusedSearchsFrontAndNothingElse) {
-  const Workload w = parse_workload("name: mlp2\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
-                                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
-                                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
-                                    "mlp2.yaml");
-  const Hardware hw = load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml");
+  const Workload w = two_gemms();
+  const Hardware hw = a16();
   HierSearchOptions options;
   options.objectives = kObjectives;
   options.fusion = true;
@@ -157,11 +166,8 @@ TEST(HierExplore, AFusedPairAloneIsItsFusedSearchsFrontAndNothingElse) {
 TEST(HierExplore, AnEdpFrontIsTheLeastEdpOfTheSumsOfLatencyEnergyFronts) {
   // EDP does not add up: the best EDP of two operators in sequence need not pair each
   // operator's best EDP, so the parts are searched over latency and energy.
-  const Workload w = parse_workload("name: ffn\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
-                                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
-                                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
-                                    "ffn.yaml");
-  const Hardware hw = load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/a16-timeloop.yaml");
+  const Workload w = two_gemms();
+  const Hardware hw = a16();
   HierSearchOptions options;
   std::vector<std::vector<Objectives>> fronts;
   for (const Operator &op : w.ops)

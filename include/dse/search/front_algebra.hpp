@@ -131,8 +131,7 @@ std::vector<typename Policy::Point> minkowski_sum(const std::vector<typename Pol
       std::sort(run(r), run(r + a.size()), before);
   for (size_t width = a.size(); width < sums.size(); width *= 2)
     for (size_t r = 0; r + width < sums.size(); r += 2 * width)
-      std::inplace_merge(run(r), run(r + width), run(std::min(r + 2 * width, sums.size())),
-                         before);
+      std::inplace_merge(run(r), run(r + width), run(std::min(r + 2 * width, sums.size())), before);
   return front_detail::undominated_in_order(sums, keys, order, policy);
 }
 
