@@ -6,6 +6,8 @@
 #include <numeric>
 #include <sstream>
 
+#include "dse/support/check.hpp"
+
 namespace dse {
 
 bool atom_at_least_one(Atom a) { return a != Atom::TileMinus1 && a != Atom::SpanMinus1; }
@@ -59,7 +61,10 @@ Monomial Monomial::operator*(const Monomial &other) const {
     } else if (a == fa.end() || b->key < a->key) {
       out.push_back(*b++);
     } else {
-      out.push_back({a->key, static_cast<std::uint8_t>(a->power + b->power)});
+      const unsigned power = a->power + b->power;
+      DSE_CHECK(power <= Factor::kMaxPower,
+                "a metric with a factor raised to more than " + std::to_string(Factor::kMaxPower));
+      out.push_back({a->key, static_cast<std::uint16_t>(power)});
       ++a;
       ++b;
     }

@@ -42,8 +42,8 @@ public:
     for (const auto &[m, c] : p.terms()) {
       size(m.factors().size());
       for (const Factor &f : m.factors()) {
-        uint(f.key);
-        uint(f.power);
+        uint(static_cast<std::uint16_t>(f.key));
+        uint(static_cast<std::uint8_t>(f.power));
       }
       f64(c);
     }
@@ -109,8 +109,13 @@ public:
       Monomial m;
       std::vector<Factor> factors(count(3));
       for (Factor &f : factors) {
-        f.key = uint<std::uint16_t>();
-        f.power = uint<std::uint8_t>();
+        const auto key = uint<std::uint16_t>();
+        const auto power = uint<std::uint8_t>();
+        failed_ =
+            failed_ || key >= kMaxWorkloadDimensions * kAtomCount || power > Factor::kMaxPower;
+        if (failed_)
+          break;
+        f = {key, power};
         for (int i = 0; i < f.power; ++i)
           m = m * Monomial::of(f.dim(), f.atom());
       }

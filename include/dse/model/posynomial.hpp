@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "dse/ir/limits.hpp"
+
 namespace dse {
 
 /// A per-dimension factor of the tile size T_x of dimension x (X its full size).
@@ -31,14 +33,20 @@ inline constexpr int kAtomCount = 7;
 bool atom_at_least_one(Atom a);
 const char *atom_name(Atom a);
 
-/// A factor (dim, atom) raised to a power.
+/// A factor (dim, atom) raised to a power, packed in two bytes (a monomial's factors are read
+/// in every comparison and merge of the pruning).
 struct Factor {
-  std::uint16_t key = 0; // dim * kAtomCount + atom
-  std::uint8_t power = 1;
+  static constexpr unsigned kKeyBits = 9;
+  static constexpr unsigned kMaxPower = (1u << (16 - kKeyBits)) - 1;
+  std::uint16_t key : kKeyBits = 0; // dim * kAtomCount + atom
+  std::uint16_t power : 16 - kKeyBits = 1;
   int dim() const { return key / kAtomCount; }
   Atom atom() const { return static_cast<Atom>(key % kAtomCount); }
   auto operator<=>(const Factor &) const = default;
 };
+static_assert(sizeof(Factor) == 2);
+static_assert(kMaxWorkloadDimensions * kAtomCount <= (std::size_t{1} << Factor::kKeyBits),
+              "every key of a workload's dimensions fits a factor");
 
 /// A product of factors, kept sorted by key; the empty monomial is the constant 1. Up to
 /// kInlineFactors factors live inside the object (the fused nests of the shipped workloads need
