@@ -2,6 +2,7 @@
 #include "dse/model/posynomial.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -32,15 +33,46 @@ const char *atom_name(Atom a) {
   return "?";
 }
 
+Monomial::Monomial(const Monomial &other) : size_(other.size_), inline_(other.inline_) {
+  if (other.spilled_) {
+    spilled_ = std::make_unique_for_overwrite<Factor[]>(spill_capacity(size_));
+    std::copy_n(other.spilled_.get(), size_, spilled_.get());
+  }
+}
+
+Monomial::Monomial(Monomial &&other) noexcept
+    : size_(std::exchange(other.size_, 0)), inline_(other.inline_),
+      spilled_(std::move(other.spilled_)) {}
+
+Monomial &Monomial::operator=(const Monomial &other) {
+  if (this != &other)
+    *this = Monomial(other);
+  return *this;
+}
+
+Monomial &Monomial::operator=(Monomial &&other) noexcept {
+  size_ = std::exchange(other.size_, 0);
+  inline_ = other.inline_;
+  spilled_ = std::move(other.spilled_);
+  return *this;
+}
+
+std::size_t Monomial::spill_capacity(std::size_t size) {
+  return std::max(kFirstSpill, std::bit_ceil(size));
+}
+
 void Monomial::push_back(Factor f) {
   if (size_ < kInlineFactors) {
     inline_[size_++] = f;
     return;
   }
-  if (size_ == kInlineFactors)
-    spilled_.assign(inline_.begin(), inline_.end());
-  spilled_.push_back(f);
-  ++size_;
+  // Full: the inline factors, or a heap capacity (a power of two) reached.
+  if (!spilled_ || (size_ >= kFirstSpill && std::has_single_bit(std::size_t{size_}))) {
+    auto grown = std::make_unique_for_overwrite<Factor[]>(spill_capacity(size_ + 1u));
+    std::copy_n(factors().data(), size_, grown.get());
+    spilled_ = std::move(grown);
+  }
+  spilled_[size_++] = f;
 }
 
 Monomial Monomial::of(int dim, Atom atom) {

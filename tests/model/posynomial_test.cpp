@@ -51,6 +51,32 @@ TEST(Posynomial, SizesBecomeCoefficients) {
   EXPECT_EQ(evaluate(p, atoms), evaluate(p.with_sizes({5, 4}), atoms));
 }
 
+TEST(Posynomial, MonomialsOfEveryWidthCopyMoveAndAssign) {
+  // Inline, at the inline limit, spilled, and across each growth of the heap capacity.
+  const int kInline = static_cast<int>(Monomial::kInlineFactors);
+  for (int width : {0, 1, kInline, kInline + 1, 16, 17, 32, 33, 64}) {
+    const Monomial m = tiles(0, width);
+    ASSERT_EQ(m.factors().size(), static_cast<size_t>(width));
+    EXPECT_EQ(m, tiles(0, width, true)) << width;
+    Monomial copy = m;
+    EXPECT_EQ(copy, m) << width;
+    Monomial moved = std::move(copy);
+    EXPECT_EQ(moved, m) << width;
+    EXPECT_TRUE(copy.factors().empty()) << width; // NOLINT(bugprone-use-after-move): emptied
+    Monomial assigned = tiles(0, 20);
+    assigned = m;
+    EXPECT_EQ(assigned, m) << width;
+    assigned = tiles(1, 3);
+    EXPECT_EQ(assigned, tiles(1, 3)) << width;
+    assigned = std::move(moved);
+    EXPECT_EQ(assigned, m) << width;
+    // Growing a copy leaves the original as it was.
+    const Monomial longer = assigned * Monomial::of(width, Atom::Trips);
+    EXPECT_EQ(longer.factors().size(), static_cast<size_t>(width) + 1) << width;
+    EXPECT_EQ(assigned, m) << width;
+  }
+}
+
 TEST(Posynomial, MonomialsWiderThanTheirInlineStorage) {
   constexpr int kWide = static_cast<int>(Monomial::kInlineFactors) + 3;
   const Monomial up = tiles(0, kWide);

@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <array>
 #include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <unordered_map>
@@ -50,20 +52,26 @@ static_assert(kMaxWorkloadDimensions * kAtomCount <= (std::size_t{1} << Factor::
 
 /// A product of factors, kept sorted by key; the empty monomial is the constant 1. Up to
 /// kInlineFactors factors live inside the object (the fused nests of the shipped workloads need
-/// at most 11), so building and copying the metrics' monomials allocates no memory.
+/// at most 11), so building and copying the metrics' monomials allocates no memory; a wider one
+/// holds its factors on the heap, in a power-of-two capacity of at least kFirstSpill. A term
+/// (monomial and coefficient) takes 48 bytes.
 class Monomial {
 public:
-  static constexpr std::size_t kInlineFactors = 12;
+  static constexpr std::size_t kInlineFactors = 14;
 
   Monomial() = default;
+  Monomial(const Monomial &other);
+  Monomial(Monomial &&other) noexcept;
+  Monomial &operator=(const Monomial &other);
+  Monomial &operator=(Monomial &&other) noexcept;
+  ~Monomial() = default;
   static Monomial of(int dim, Atom atom);
 
   Monomial operator*(const Monomial &other) const;
   /// True if `other = *this * q` with q a product of atoms that are all >= 1.
   bool divides_with_large_quotient(const Monomial &other) const;
   std::span<const Factor> factors() const {
-    return size_ <= kInlineFactors ? std::span<const Factor>(inline_.data(), size_)
-                                   : std::span<const Factor>(spilled_);
+    return {spilled_ ? spilled_.get() : inline_.data(), size_};
   }
   int degree() const;
 
@@ -72,11 +80,14 @@ public:
   bool operator==(const Monomial &other) const;
 
 private:
+  static constexpr std::size_t kFirstSpill = 16;
+  /// The heap capacity that holds `size` factors.
+  static std::size_t spill_capacity(std::size_t size);
   void push_back(Factor f);
 
-  std::uint32_t size_ = 0;
+  std::uint16_t size_ = 0;
   std::array<Factor, kInlineFactors> inline_{};
-  std::vector<Factor> spilled_; // every factor, once there are more than kInlineFactors
+  std::unique_ptr<Factor[]> spilled_; // every factor, once there are more than kInlineFactors
 };
 
 /// One term of a posynomial.
@@ -85,6 +96,7 @@ struct Term {
   double coef = 0;
   bool operator==(const Term &) const = default;
 };
+static_assert(sizeof(Term) == 48);
 
 /// A sum of terms coef * monomial. Coefficients may be negative (partial-sum read-backs).
 class Posynomial {
