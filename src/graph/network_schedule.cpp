@@ -15,12 +15,15 @@ namespace dse {
 
 namespace {
 
+/// Segments by pointer: the schedules a search evaluates share the plan's.
+using SegmentRefs = std::vector<const Segment *>;
+
 /// The segments in the order they run: by their last node, so every input they read from the
 /// graph is produced before (graph order is topological; a run's intermediates have one reader).
-std::vector<int> execution_order(const std::vector<Segment> &segments) {
+std::vector<int> execution_order(const SegmentRefs &segments) {
   std::vector<int> order(segments.size());
   std::iota(order.begin(), order.end(), 0);
-  const auto last = [&](int s) { return segments[static_cast<size_t>(s)].nodes.back(); };
+  const auto last = [&](int s) { return segments[static_cast<size_t>(s)]->nodes.back(); };
   std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return last(a) < last(b); });
   return order;
 }
@@ -28,13 +31,12 @@ std::vector<int> execution_order(const std::vector<Segment> &segments) {
 /// Tensors that are one buffer: an eliminated movement node's inputs and outputs share storage.
 class TensorGroups {
 public:
-  TensorGroups(const Graph &graph, const std::vector<Segment> &segments)
-      : root_(graph.tensors.size()) {
+  TensorGroups(const Graph &graph, const SegmentRefs &segments) : root_(graph.tensors.size()) {
     std::iota(root_.begin(), root_.end(), 0);
-    for (const Segment &s : segments) {
-      if (!s.eliminated)
+    for (const Segment *s : segments) {
+      if (!s->eliminated)
         continue;
-      const GraphNode &n = graph.node(s.nodes.front());
+      const GraphNode &n = graph.node(s->nodes.front());
       for (int in : n.inputs)
         for (int out : n.outputs)
           if (graph.tensor(in).kind != TensorKind::Weight)
@@ -60,7 +62,7 @@ bool may_stay_on_chip(const GraphTensor &t) {
 
 /// The global buffer's plan over the segments: one buffer per tensor group (the largest member's
 /// words), one step per segment that moves words, with its tiles as working words.
-ExecPlan residency_plan(const Graph &graph, const std::vector<Segment> &segments,
+ExecPlan residency_plan(const Graph &graph, const SegmentRefs &segments,
                         const std::vector<int> &order, TensorGroups &groups) {
   ExecPlan plan;
   add_tensor_buffers(graph, plan);
@@ -72,7 +74,7 @@ ExecPlan residency_plan(const Graph &graph, const std::vector<Segment> &segments
       b.dram_only = true;
   }
   for (int index : order) {
-    const Segment &s = segments[static_cast<size_t>(index)];
+    const Segment &s = *segments[static_cast<size_t>(index)];
     if (s.eliminated)
       continue;
     PlanStep step;
@@ -93,13 +95,13 @@ ExecPlan residency_plan(const Graph &graph, const std::vector<Segment> &segments
 
 /// Per buffer, the DRAM words its tensors move in the segments' own mappings: what keeping it
 /// on chip saves.
-std::vector<double> dram_savings(const ExecPlan &plan, const std::vector<Segment> &segments,
+std::vector<double> dram_savings(const ExecPlan &plan, const SegmentRefs &segments,
                                  TensorGroups &groups) {
   std::vector<double> saving(plan.buffers.size(), 0);
-  for (const Segment &s : segments)
-    for (const SegmentPart &part : s.cost.parts)
+  for (const Segment *s : segments)
+    for (const SegmentPart &part : s->cost.parts)
       for (const TensorDramWords &t : part.tensors)
-        if (const auto bound = s.graph_tensors.find(t.tensor); bound != s.graph_tensors.end())
+        if (const auto bound = s->graph_tensors.find(t.tensor); bound != s->graph_tensors.end())
           saving[static_cast<size_t>(groups.find(bound->second))] += t.reads + t.writes;
   return saving;
 }
@@ -151,7 +153,8 @@ Residency pack_on_chip(const ExecPlan &plan, const std::vector<double> &saving, 
   return out;
 }
 
-/// The segment's cost with the DRAM words of its resident tensors moved on chip.
+/// The segment's cost with the DRAM words of its resident tensors moved on chip (its front, which
+/// the segment holds, not copied).
 SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resident,
                                 const Hardware &hw, LatencyModel model) {
   if (s.eliminated || s.cost.parts.empty())
@@ -169,12 +172,12 @@ SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resid
   SegmentCost c = sequence_cost(std::move(parts), hw, model);
   c.fused = s.cost.fused;
   c.restreamed = s.cost.restreamed;
-  c.front = s.cost.front;
   return c;
 }
 
-/// The schedule of `segments`, tensors kept on chip where they fit when `keep_on_chip`.
-NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<Segment> segments,
+/// The schedule of `segments`, tensors kept on chip where they fit when `keep_on_chip`; its
+/// segments left for the caller to copy (a search evaluates many schedules and keeps one).
+NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, const SegmentRefs &segments,
                             LatencyModel model, bool keep_on_chip) {
   NetworkSchedule out;
   out.order = execution_order(segments);
@@ -193,7 +196,7 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<
   out.costs.resize(segments.size());
   for (int index : out.order) {
     const auto i = static_cast<size_t>(index);
-    out.costs[i] = cost_with_residency(segments[i], out.resident, hw, model);
+    out.costs[i] = cost_with_residency(*segments[i], out.resident, hw, model);
     const SegmentCost &c = out.costs[i];
     out.total.latency_s += c.latency_s;
     out.total.energy_pj += c.energy_pj;
@@ -201,7 +204,6 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, std::vector<
     out.total.macs += c.macs;
     add_dma_loads(out.total.dma_units, c.dma_units);
   }
-  out.segments = std::move(segments);
   return out;
 }
 
@@ -221,37 +223,39 @@ std::vector<int> nodes_of(const std::vector<Segment> &runs, const std::vector<in
   return out;
 }
 
-/// The plan's segments with `r` applied, in graph order of their first node: chosen by pointer
-/// and ordered first, then each copied once (a segment holds its front and its parts).
-std::vector<Segment> refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
-                             const Hardware &hw, LatencyModel model) {
+/// A plan's segments as a schedule runs them: by pointer into the plan, and the eliminated
+/// movement nodes run as copies, owned here (moving this keeps every pointer valid).
+struct RefinedSegments {
+  std::vector<Segment> copies;
+  SegmentRefs segments;
+};
+
+/// The plan's segments with `r` applied, in graph order of their first node.
+RefinedSegments refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
+                        const Hardware &hw, LatencyModel model) {
   const std::vector<int> joined = nodes_of(plan.other_fused, r.joined);
-  std::vector<Segment> copies; // the eliminated movement nodes run as copies
-  copies.reserve(r.copied.size());
-  std::vector<const Segment *> chosen;
+  RefinedSegments out;
+  out.copies.reserve(r.copied.size());
   for (const Segment &s : plan.segments) {
     const int first = s.nodes.front();
     if (s.kind == SegmentKind::Fused && contains(r.split, first)) {
       for (const Segment &single : plan.unfused)
         if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()) &&
             !contains(joined, single.nodes.front()))
-          chosen.push_back(&single);
+          out.segments.push_back(&single);
     } else if (s.eliminated && contains(r.copied, first)) {
-      chosen.push_back(&copies.emplace_back(standalone_segment(graph, hw, first, model, false)));
+      out.segments.push_back(
+          &out.copies.emplace_back(standalone_segment(graph, hw, first, model, false)));
     } else if (!contains(joined, first)) {
-      chosen.push_back(&s);
+      out.segments.push_back(&s);
     }
   }
   for (const Segment &p : plan.other_fused)
     if (contains(r.joined, p.nodes.front()))
-      chosen.push_back(&p);
-  std::stable_sort(chosen.begin(), chosen.end(), [](const Segment *a, const Segment *b) {
-    return a->nodes.front() < b->nodes.front();
-  });
-  std::vector<Segment> out;
-  out.reserve(chosen.size());
-  for (const Segment *s : chosen)
-    out.push_back(*s);
+      out.segments.push_back(&p);
+  std::stable_sort(
+      out.segments.begin(), out.segments.end(),
+      [](const Segment *a, const Segment *b) { return a->nodes.front() < b->nodes.front(); });
   return out;
 }
 
@@ -287,10 +291,10 @@ std::vector<Change> changes_of(const FusionPlan &plan) {
   return out;
 }
 
-/// The schedule's totals as a point of the network front.
-CostPoint point_of(const NetworkSchedule &s) {
-  const auto fused = std::count_if(s.segments.begin(), s.segments.end(), [](const Segment &x) {
-    return x.kind == SegmentKind::Fused && x.cost.fused;
+/// The totals of the schedule of `segments` as a point of the network front.
+CostPoint point_of(const NetworkSchedule &s, const SegmentRefs &segments) {
+  const auto fused = std::count_if(segments.begin(), segments.end(), [](const Segment *x) {
+    return x->kind == SegmentKind::Fused && x->cost.fused;
   });
   return {s.total.latency_s, s.total.energy_pj, s.total.dram_words, static_cast<int>(fused)};
 }
@@ -347,6 +351,8 @@ public:
     best_.split = r_.split;
     best_.joined = r_.joined;
     best_.copied = r_.copied;
+    for (const Segment *s : refined(plan_, r_, graph_, hw_, model_).segments)
+      best_.segments.push_back(*s);
     best_.contributions.push_back({"fusion", schedule(without_fusion(plan_, r_), true).total});
     best_.contributions.push_back({"on-chip residency", schedule(r_, false).total});
     best_.contributions.push_back(
@@ -356,10 +362,11 @@ public:
   }
 
 private:
+  /// The schedule of the plan refined by `r`, its segments not copied.
   NetworkSchedule schedule(const Refinement &r, bool keep_on_chip) {
-    NetworkSchedule s =
-        schedule_of(graph_, hw_, refined(plan_, r, graph_, hw_, model_), model_, keep_on_chip);
-    evaluated_.push_back(point_of(s));
+    const RefinedSegments segments = refined(plan_, r, graph_, hw_, model_);
+    NetworkSchedule s = schedule_of(graph_, hw_, segments.segments, model_, keep_on_chip);
+    evaluated_.push_back(point_of(s, segments.segments));
     return s;
   }
 
@@ -407,7 +414,10 @@ private:
 NetworkSchedule through_dram_schedule(const Graph &graph, const FusionPlan &plan) {
   NetworkSchedule out;
   out.segments = plan.segments;
-  out.order = execution_order(out.segments);
+  SegmentRefs segments;
+  for (const Segment &s : plan.segments)
+    segments.push_back(&s);
+  out.order = execution_order(segments);
   out.resident.assign(graph.tensors.size(), false);
   for (const Segment &s : out.segments) {
     out.costs.push_back(s.cost);

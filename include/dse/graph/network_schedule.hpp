@@ -33,7 +33,8 @@ struct NetworkSchedule {
   std::vector<int> joined;        // first nodes of other fused runs run instead of their singles
   std::vector<int> copied;        // the plan's eliminated movement nodes run as copies
   std::vector<int> order;         // segments in the order they run
-  std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip
+  std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip (its
+                                  // front stays the segment's own, in segments[i].cost)
   std::vector<bool> resident;     // per graph tensor: held in the global buffer between segments
   ScheduleTotals total;
   double capacity_words = 0; // of the global buffer
