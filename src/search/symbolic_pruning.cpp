@@ -167,6 +167,8 @@ private:
     if (!row.ends.empty())
       return row;
     size_t term = first_term_[u];
+    row.terms.reserve((u + 1 < first_term_.size() ? first_term_[u + 1] : ranks_.terms()) - term);
+    row.ends.reserve(rows_[u].size());
     for (const Posynomial *p : rows_[u]) {
       for (const auto &[m, c] : p->terms())
         row.terms.push_back({ranks_.term_rank(term++), c});
