@@ -153,8 +153,8 @@ Residency pack_on_chip(const ExecPlan &plan, const std::vector<double> &saving, 
   return out;
 }
 
-/// The segment's cost with the DRAM words of its resident tensors moved on chip (its front, which
-/// the segment holds, not copied).
+/// The segment's cost with the DRAM words of its resident tensors moved on chip (a searched
+/// segment's front, which the segment holds, is not copied).
 SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resident,
                                 const Hardware &hw, LatencyModel model) {
   if (s.eliminated || s.cost.parts.empty())
