@@ -52,9 +52,10 @@ protected:
 };
 
 TEST_F(CommandOutputs, WritesIntoAPipeInPlace) {
-  // The script holds the pipe open for writing (fd 3, closed for cat) until dse has ended, so
-  // that cat ends however dse ends.
-  const ProcessResult r = run_script("mkfifo pipe && exec 3<>pipe && { cat pipe >got 3>&- & } && "
+  // The script opens the pipe for writing (fd 3) once cat has opened it for reading (the open
+  // waits for a reader), so that cat reads whatever dse writes however soon dse ends, and holds
+  // it until dse has ended, so that cat ends however dse ends.
+  const ProcessResult r = run_script("mkfifo pipe && { cat pipe >got & } && exec 3>pipe && "
                                      "\"$DSE\" explore --hw " +
                                      shell_quote(kHw) + " --workload " + shell_quote(kGemm) +
                                      " -o pipe; status=$?; exec 3>&-; wait; exit $status");
