@@ -16,6 +16,10 @@ std::string link_result_tensor(const Workload &workload, const ChainLink &link) 
   return name;
 }
 
+const Chain *only_chain(const std::vector<std::vector<Chain>> &splits) {
+  return splits.size() == 1 && splits[0].size() == 1 ? &splits[0][0] : nullptr;
+}
+
 std::vector<int> chain_einsums(const Chain &chain) {
   std::vector<int> out;
   for (const ChainLink &link : chain.links)

@@ -111,8 +111,7 @@ public:
       for (Factor &f : factors) {
         const auto key = uint<std::uint16_t>();
         const auto power = uint<std::uint8_t>();
-        failed_ =
-            failed_ || key >= kMaxWorkloadDimensions * kAtomCount || power > Factor::kMaxPower;
+        failed_ = failed_ || key >= kFactorKeys || power > Factor::kMaxPower;
         if (failed_)
           break;
         f = {key, power};

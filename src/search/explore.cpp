@@ -277,7 +277,7 @@ void prepare_explores(const std::vector<std::pair<const Workload *, bool>> &expl
     try {
       Explorer explorer(*workload, hw, options, {}, {});
       const std::vector<std::vector<Chain>> splits = chain_splits(*workload);
-      if (fused_only && (splits.size() != 1 || splits[0].size() != 1))
+      if (fused_only && !only_chain(splits))
         continue;
       for (const std::vector<Chain> &split : splits)
         for (const Chain &chain : split)
@@ -293,10 +293,11 @@ std::optional<ExploreResult> explore_fused_chain(const Workload &workload, const
                                                  const SearchOptions &options) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<std::vector<Chain>> splits = chain_splits(workload);
-  if (splits.size() != 1 || splits[0].size() != 1)
+  const Chain *chain = only_chain(splits);
+  if (!chain)
     return std::nullopt;
   Explorer explorer(workload, hw, options, {}, {});
-  std::optional<std::vector<FrontPoint>> front = explorer.fused_front(splits[0][0]);
+  std::optional<std::vector<FrontPoint>> front = explorer.fused_front(*chain);
   if (!front)
     return std::nullopt;
   explorer.report_infeasible_if_empty(*front);

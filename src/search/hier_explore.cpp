@@ -74,7 +74,7 @@ public:
     const auto search = [&](size_t i, size_t j) {
       if (j == i + 1)
         return link_alone(chain.links[i]);
-      if (!fusion_ || !can_fuse(workload_, chain.links[i], chain.links[i + 1]))
+      if (!fuses(chain.links[i], chain.links[i + 1]))
         return std::vector<HierPlan>{};
       return fused_pair(chain.links[i], chain.links[i + 1]);
     };
@@ -85,7 +85,7 @@ public:
   /// The front of the chain's two links run fused, none of them alone; std::nullopt when the
   /// chain is not one fusible pair.
   std::optional<std::vector<HierPlan>> pair_front(const Chain &chain) {
-    if (chain.links.size() != 2 || !fusion_ || !can_fuse(workload_, chain.links[0], chain.links[1]))
+    if (chain.links.size() != 2 || !fuses(chain.links[0], chain.links[1]))
       return std::nullopt;
     return fused_pair(chain.links[0], chain.links[1]);
   }
@@ -94,6 +94,11 @@ public:
   const HierSequencePolicy &policy() const { return policy_; }
 
 private:
+  /// Whether the pair of links is searched fused: fusion on for this hardware, and can_fuse.
+  bool fuses(const ChainLink &producer, const ChainLink &consumer) const {
+    return fusion_ && can_fuse(workload_, producer, consumer);
+  }
+
   /// The link's einsum searched alone, then each attached operator's pass.
   std::vector<HierPlan> link_alone(const ChainLink &link) {
     const auto op = static_cast<size_t>(link.einsum_op);
@@ -173,10 +178,11 @@ std::optional<HierExploreResult> explore_hier_fused_pair(const Hardware &hw,
                                                          const Workload &workload,
                                                          const HierSearchOptions &options) {
   const std::vector<std::vector<Chain>> splits = chain_splits(workload);
-  if (splits.size() != 1 || splits[0].size() != 1)
+  const Chain *chain = only_chain(splits);
+  if (!chain)
     return std::nullopt;
   HierExplorer explorer(hw, workload, options);
-  const std::optional<std::vector<HierPlan>> front = explorer.pair_front(splits[0][0]);
+  const std::optional<std::vector<HierPlan>> front = explorer.pair_front(*chain);
   if (!front)
     return std::nullopt;
   HierExploreResult result = std::move(explorer.result());

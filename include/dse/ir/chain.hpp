@@ -36,6 +36,10 @@ inline constexpr std::uint64_t kMaxChainSplits = 64;
 /// that branch more) and for an einsum that reads a result produced by itself or a later op.
 std::vector<std::vector<Chain>> chain_splits(const Workload &workload);
 
+/// The one chain of `splits` when the workload splits one way into one chain (a segment that
+/// runs as one), else null.
+const Chain *only_chain(const std::vector<std::vector<Chain>> &splits);
+
 /// The einsum ops of the chain's links, in order: what tells chains of different splits apart.
 std::vector<int> chain_einsums(const Chain &chain);
 

@@ -47,7 +47,9 @@ struct Factor {
   auto operator<=>(const Factor &) const = default;
 };
 static_assert(sizeof(Factor) == 2);
-static_assert(kMaxWorkloadDimensions * kAtomCount <= (std::size_t{1} << Factor::kKeyBits),
+/// The factor keys a workload's dimensions may have: 0 to kFactorKeys - 1.
+inline constexpr std::size_t kFactorKeys = kMaxWorkloadDimensions * kAtomCount;
+static_assert(kFactorKeys <= (std::size_t{1} << Factor::kKeyBits),
               "every key of a workload's dimensions fits a factor");
 
 /// A product of factors, kept sorted by key; the empty monomial is the constant 1. Up to
