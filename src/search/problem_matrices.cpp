@@ -4,7 +4,10 @@
 #include "problem_matrices.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <tbb/parallel_invoke.h>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 
 namespace dse {
@@ -21,6 +24,27 @@ std::vector<ComputeMetrics> group_compute_metrics(const Problem &problem,
 namespace {
 
 constexpr int kComputeMetrics = 5; // macs, cycles, gb reads, gb writes, vector ops
+
+/// A rows x columns matrix filled row by row: fill(r, emit) calls emit(column, value) for row r's
+/// entries in increasing column order. `reserve`: the non-zeros expected.
+template <typename Fill>
+SparseRows filled_rows(Eigen::Index rows, Eigen::Index columns, Eigen::Index reserve,
+                       const Fill &fill) {
+  SparseRows out(rows, columns);
+  out.reserve(reserve);
+  for (Eigen::Index r = 0; r < rows; ++r) {
+    out.startVec(r);
+    fill(r, [&](Eigen::Index column, double value) { out.insertBack(r, column) = value; });
+  }
+  out.finalize();
+  return out;
+}
+
+/// Where each column of a matrix goes, and the factor it is scaled by.
+struct ColumnMap {
+  std::vector<Eigen::Index> column_of;
+  std::vector<double> scale_of;
+};
 
 std::vector<Posynomial> compute_rows(const ComputeMetrics &cm) {
   Posynomial macs;
@@ -251,24 +275,82 @@ void multiply_open_rows(const Prepared &p, const std::vector<Eigen::Index> &open
   w.matrix_flops += 2.0 * static_cast<double>(nonzeros) * static_cast<double>(w.b.cols());
 }
 
-/// The distinct rows of `q` in order of first appearance, and per row of `q` its distinct row.
-std::pair<SparseRows, std::vector<Eigen::Index>> distinct_rows(const SparseRows &q) {
-  std::map<std::vector<std::pair<Eigen::Index, double>>, Eigen::Index> seen;
-  std::vector<Eigen::Index> row_of;
-  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
-  for (Eigen::Index r = 0; r < q.rows(); ++r) {
-    std::vector<std::pair<Eigen::Index, double>> row;
-    for (SparseRows::InnerIterator it(q, r); it; ++it)
-      row.emplace_back(it.col(), it.value());
-    const auto [at, added] = seen.emplace(row, static_cast<Eigen::Index>(seen.size()));
-    if (added)
-      for (const auto &[column, value] : row)
-        entries.emplace_back(at->second, column, value);
-    row_of.push_back(at->second);
+/// The rows of a Q matrix, each distinct row kept once: a row equal to one added before is given
+/// that row's number.
+class DistinctRows {
+public:
+  using Entry = std::pair<Eigen::Index, double>; // column, value
+  /// Adds a row (entries in increasing column order); returns its distinct row.
+  Eigen::Index add(const std::vector<Entry> &row) {
+    size_t hash = row.size();
+    for (const auto &[column, value] : row)
+      hash = hash * 1000003 ^ std::hash<double>{}(value) ^ static_cast<size_t>(column) << 20;
+    const auto [first, last] = by_hash_.equal_range(hash);
+    for (auto it = first; it != last; ++it)
+      if (same(it->second, row))
+        return it->second;
+    const auto number = static_cast<Eigen::Index>(outer_.size() - 1);
+    for (const auto &[column, value] : row) {
+      inner_.push_back(column);
+      values_.push_back(value);
+    }
+    outer_.push_back(static_cast<Eigen::Index>(inner_.size()));
+    by_hash_.emplace(hash, number);
+    return number;
   }
-  SparseRows out(static_cast<Eigen::Index>(seen.size()), q.cols());
-  out.setFromTriplets(entries.begin(), entries.end());
-  return {std::move(out), std::move(row_of)};
+  SparseRows matrix(Eigen::Index columns) const {
+    return Eigen::Map<const SparseRows>(static_cast<Eigen::Index>(outer_.size() - 1), columns,
+                                        static_cast<Eigen::Index>(inner_.size()), outer_.data(),
+                                        inner_.data(), values_.data());
+  }
+
+private:
+  bool same(Eigen::Index number, const std::vector<Entry> &row) const {
+    const auto begin = static_cast<size_t>(outer_[static_cast<size_t>(number)]);
+    const auto end = static_cast<size_t>(outer_[static_cast<size_t>(number) + 1]);
+    if (end - begin != row.size())
+      return false;
+    for (size_t i = 0; i < row.size(); ++i)
+      if (inner_[begin + i] != row[i].first || values_[begin + i] != row[i].second)
+        return false;
+    return true;
+  }
+  std::vector<Eigen::Index> outer_{0}, inner_;
+  std::vector<double> values_;
+  std::unordered_multimap<size_t, Eigen::Index> by_hash_;
+};
+
+/// Row r of q x S, where S moves each column c of q to column column_of[c] scaled by scale_of[c]
+/// (one entry per row of S), emitted in increasing column order: entries that land on one
+/// column are summed in q's column order, as the sparse product sums them.
+template <typename Emit>
+void emit_remapped_row(const SparseRows &q, Eigen::Index r, const ColumnMap &map,
+                       std::vector<std::pair<Eigen::Index, double>> &entries, const Emit &emit) {
+  entries.clear();
+  for (SparseRows::InnerIterator it(q, r); it; ++it) {
+    const auto c = static_cast<size_t>(it.col());
+    entries.emplace_back(map.column_of[c], map.scale_of[c] * it.value());
+  }
+  // Insertion sort, stable: a row's columns mostly keep their order.
+  for (size_t i = 1; i < entries.size(); ++i)
+    for (size_t k = i; k > 0 && entries[k].first < entries[k - 1].first; --k)
+      std::swap(entries[k], entries[k - 1]);
+  for (size_t i = 0; i < entries.size();) {
+    double sum = entries[i].second;
+    size_t next = i + 1;
+    for (; next < entries.size() && entries[next].first == entries[i].first; ++next)
+      sum += entries[next].second;
+    emit(entries[i].first, sum);
+    i = next;
+  }
+}
+
+/// q x S for the column map of emit_remapped_row.
+SparseRows remap_columns(const SparseRows &q, const ColumnMap &map, Eigen::Index columns) {
+  std::vector<std::pair<Eigen::Index, double>> entries;
+  return filled_rows(q.rows(), columns, q.nonZeros(), [&](Eigen::Index r, const auto &emit) {
+    emit_remapped_row(q, r, map, entries, emit);
+  });
 }
 
 } // namespace
@@ -296,57 +378,60 @@ void Basis::finish(const TilingSpace &tilings) {
 }
 
 SignedRows split_by_sign(const SparseRows &q) {
-  SignedRows out{q, q};
-  out.positive.prune([](Eigen::Index, Eigen::Index, double v) { return v > 0; });
-  out.negative.prune([](Eigen::Index, Eigen::Index, double v) { return v < 0; });
-  out.negative *= -1.0;
-  return out;
+  const auto side = [&](double sign) {
+    return filled_rows(q.rows(), q.cols(), q.nonZeros(), [&](Eigen::Index r, const auto &emit) {
+      for (SparseRows::InnerIterator it(q, r); it; ++it)
+        if (sign * it.value() > 0)
+          emit(it.col(), sign * it.value());
+    });
+  };
+  return {side(1.0), side(-1.0)};
 }
 
 SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space) {
   SymbolicMatrices out;
-  const std::vector<ComputeMetrics> compute = group_compute_metrics(problem, space);
   const auto dataflows = static_cast<Eigen::Index>(space.dataflows.size());
   const auto rows_per_dataflow = static_cast<Eigen::Index>(2 + problem.ops.size());
-  const auto gs = static_cast<Eigen::Index>(compute.size());
-  // Every row's posynomial with its row of Q (dataflow rows first, then compute rows); their
-  // monomials ranked once, which numbers the basis functions in monomial order.
-  std::vector<std::pair<Eigen::Index, const Posynomial *>> dataflow_rows, compute_rows_at;
-  for (Eigen::Index d = 0; d < dataflows; ++d)
-    for (Eigen::Index k = 0; k < rows_per_dataflow; ++k)
-      dataflow_rows.emplace_back(
-          k * dataflows + d, &space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)));
-  std::vector<std::vector<Posynomial>> group_rows;
-  for (Eigen::Index i = 0; i < gs; ++i)
-    group_rows.push_back(compute_rows(compute[static_cast<size_t>(i)]));
-  for (Eigen::Index i = 0; i < gs; ++i)
-    for (Eigen::Index k = 0; k < kComputeMetrics; ++k)
-      compute_rows_at.emplace_back(k * gs + i,
-                                   &group_rows[static_cast<size_t>(i)][static_cast<size_t>(k)]);
+  // Every row's posynomial in row order (metric k of dataflow d at row k * dataflows + d, then
+  // the compute rows); their monomials ranked once, which numbers the basis functions in
+  // monomial order. The compute metrics are made while the dataflow rows are ranked.
+  std::vector<const Posynomial *> dataflow_rows;
+  for (Eigen::Index k = 0; k < rows_per_dataflow; ++k)
+    for (Eigen::Index d = 0; d < dataflows; ++d)
+      dataflow_rows.push_back(&space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)));
+  std::vector<ComputeMetrics> compute;
   MonomialRanks ranks;
-  for (const auto &rows : {&dataflow_rows, &compute_rows_at})
-    for (const auto &[row, p] : *rows)
-      ranks.add(*p);
+  tbb::parallel_invoke([&] { compute = group_compute_metrics(problem, space); },
+                       [&] {
+                         for (const Posynomial *p : dataflow_rows)
+                           ranks.add(*p);
+                       });
+  const auto gs = static_cast<Eigen::Index>(compute.size());
+  std::vector<std::vector<Posynomial>> group_rows;
+  for (const ComputeMetrics &cm : compute)
+    group_rows.push_back(compute_rows(cm));
+  std::vector<const Posynomial *> compute_rows_at; // row k * gs + i
+  for (size_t k = 0; k < kComputeMetrics; ++k)
+    for (const std::vector<Posynomial> &rows : group_rows)
+      compute_rows_at.push_back(&rows[k]);
+  for (const Posynomial *p : compute_rows_at)
+    ranks.add(*p);
   ranks.finish();
   for (std::uint32_t r = 0; r < ranks.size(); ++r)
     out.basis.column.emplace_hint(out.basis.column.end(), ranks.monomial(r),
                                   static_cast<Eigen::Index>(r));
+  const auto columns = static_cast<Eigen::Index>(ranks.size());
+  // A row's entries are its terms' ranks, increasing (the terms are in monomial order).
   size_t term = 0;
-  const auto triplets = [&](const std::vector<std::pair<Eigen::Index, const Posynomial *>> &rows) {
-    std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
-    for (const auto &[row, p] : rows)
-      for (const auto &[m, c] : p->terms())
-        entries.emplace_back(row, static_cast<Eigen::Index>(ranks.term_rank(term++)), c);
-    return entries;
-  };
-  const std::vector<Eigen::Triplet<double, Eigen::Index>> entries = triplets(dataflow_rows);
-  const std::vector<Eigen::Triplet<double, Eigen::Index>> compute_triplets =
-      triplets(compute_rows_at);
-
-  const auto columns = static_cast<Eigen::Index>(out.basis.column.size());
-  SparseRows every_row(rows_per_dataflow * dataflows, columns);
-  every_row.setFromTriplets(entries.begin(), entries.end());
-  std::tie(out.q_dataflow, out.row_of) = distinct_rows(every_row);
+  std::vector<DistinctRows::Entry> row;
+  DistinctRows distinct;
+  for (const Posynomial *p : dataflow_rows) {
+    row.clear();
+    for (const auto &[m, c] : p->terms())
+      row.emplace_back(static_cast<Eigen::Index>(ranks.term_rank(term++)), c);
+    out.row_of.push_back(distinct.add(row));
+  }
+  out.q_dataflow = distinct.matrix(columns);
   // Bound classes: the (reads row, writes row, recompute group) triples, in order of appearance.
   std::map<std::tuple<Eigen::Index, Eigen::Index, size_t>, Eigen::Index> classes;
   for (size_t g = 0; g < space.groups.size(); ++g)
@@ -357,8 +442,11 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
                            static_cast<Eigen::Index>(classes.size()))
               .first->second);
   out.bound_classes = static_cast<Eigen::Index>(classes.size());
-  out.q_compute.resize(kComputeMetrics * gs, columns);
-  out.q_compute.setFromTriplets(compute_triplets.begin(), compute_triplets.end());
+  out.q_compute =
+      filled_rows(kComputeMetrics * gs, columns, 0, [&](Eigen::Index r, const auto &emit) {
+        for (const auto &[m, c] : compute_rows_at[static_cast<size_t>(r)]->terms())
+          emit(static_cast<Eigen::Index>(ranks.term_rank(term++)), c);
+      });
   return out;
 }
 
@@ -379,19 +467,16 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
     p.basis.add(Posynomial::monomial(sized.back().monomial));
   }
   p.basis.finish(tilings);
-  std::vector<Eigen::Triplet<double, Eigen::Index>> entries;
-  for (const auto &[m, column] : symbolic.basis.column) {
-    const Term &t = sized[static_cast<size_t>(column)];
-    entries.emplace_back(column, p.basis.column.at(t.monomial), t.coef);
+  ColumnMap map;
+  for (const Term &t : sized) {
+    map.column_of.push_back(p.basis.column.at(t.monomial));
+    map.scale_of.push_back(t.coef);
   }
-  SparseRows scale(static_cast<Eigen::Index>(sized.size()),
-                   static_cast<Eigen::Index>(p.basis.factors.size()));
-  scale.setFromTriplets(entries.begin(), entries.end());
-  p.q_dataflow = symbolic.q_dataflow * scale;
+  const auto columns = static_cast<Eigen::Index>(p.basis.factors.size());
+  p.q_dataflow = remap_columns(symbolic.q_dataflow, map, columns);
   p.row_of = symbolic.row_of;
-  p.q_compute = symbolic.q_compute * scale;
+  p.q_compute = remap_columns(symbolic.q_compute, map, columns);
 
-  p.q_dataflow_signed = split_by_sign(p.q_dataflow);
   p.q_compute_signed = split_by_sign(p.q_compute);
 
   for (size_t i = 0; i < tilings.dims().size(); ++i) {

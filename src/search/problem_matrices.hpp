@@ -74,7 +74,7 @@ struct Prepared {
   SparseRows q_dataflow;
   std::vector<Eigen::Index> row_of; // per metric k and dataflow d (k * dataflows + d): its row
   SparseRows q_compute;             // rows: metric * (groups * spatial) + g * spatial + s
-  SignedRows q_dataflow_signed, q_compute_signed;
+  SignedRows q_compute_signed;      // q_dataflow is split by sign where its rows are read
   std::vector<std::vector<AtomValues>> atoms; // per tiling-space dim, per menu entry
   // Per basis function j, the tiling-space dims it has factors in (increasing), each with the
   // product of j's factors in that dim at every menu entry of the dim.

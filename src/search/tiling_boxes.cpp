@@ -58,10 +58,14 @@ double least_dataflow_row(const Prepared &p, Eigen::Index r, Worker &w) {
   box = w.boxes;
   double positive = 0, negative = 0;
   Eigen::Index nonzeros = 0;
-  for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros)
-    positive += it.value() * w.least_b(it.col());
-  for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros)
-    negative += it.value() * w.greatest_b(it.col());
+  for (SparseRows::InnerIterator it(p.q_dataflow, r); it; ++it) {
+    const double v = it.value();
+    nonzeros += v != 0;
+    if (v > 0)
+      positive += v * w.least_b(it.col());
+    else if (v < 0)
+      negative += -v * w.greatest_b(it.col());
+  }
   w.matrix_flops += 2.0 * static_cast<double>(nonzeros);
   return w.least_dataflow(r) = (1 - kMargin) * positive - (1 + kMargin) * negative;
 }
@@ -76,13 +80,16 @@ std::pair<double, double> box_row_range(const Prepared &p, Eigen::Index r, Worke
   box = w.boxes;
   double positive_least = 0, positive_greatest = 0, negative_least = 0, negative_greatest = 0;
   Eigen::Index nonzeros = 0;
-  for (SparseRows::InnerIterator it(p.q_dataflow_signed.positive, r); it; ++it, ++nonzeros) {
-    positive_least += it.value() * w.least_b(it.col());
-    positive_greatest += it.value() * w.greatest_b(it.col());
-  }
-  for (SparseRows::InnerIterator it(p.q_dataflow_signed.negative, r); it; ++it, ++nonzeros) {
-    negative_least += it.value() * w.least_b(it.col());
-    negative_greatest += it.value() * w.greatest_b(it.col());
+  for (SparseRows::InnerIterator it(p.q_dataflow, r); it; ++it) {
+    const double v = it.value();
+    nonzeros += v != 0;
+    if (v > 0) {
+      positive_least += v * w.least_b(it.col());
+      positive_greatest += v * w.greatest_b(it.col());
+    } else if (v < 0) {
+      negative_least += -v * w.least_b(it.col());
+      negative_greatest += -v * w.greatest_b(it.col());
+    }
   }
   w.matrix_flops += 4.0 * static_cast<double>(nonzeros);
   return range = {(1 - kMargin) * positive_least - (1 + kMargin) * negative_greatest,
