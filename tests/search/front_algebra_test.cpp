@@ -2,7 +2,7 @@
 // that ties and equal sums are common): the Pareto filter keeps exactly the undominated values,
 // in key order, with the policy's tie-break; Minkowski sums and unions equal filtering every sum
 // or every point; the chain recurrence equals enumerating every segmentation of a chain into
-// single links and pairs. Two and three objectives.
+// single links and pairs. One, two and three objectives (two or fewer: the staircase sum).
 #include <gtest/gtest.h>
 
 #include <random>
@@ -74,7 +74,8 @@ std::vector<TestPoint> random_points(std::mt19937 &rng, int count) {
   return out;
 }
 
-const TestPolicy kPolicies[] = {{2, false}, {2, true}, {3, false}, {3, true}};
+const TestPolicy kPolicies[] = {{1, false}, {1, true},  {2, false},
+                                {2, true},  {3, false}, {3, true}};
 
 TEST(FrontAlgebra, FilterKeepsExactlyTheUndominatedValuesInKeyOrder) {
   std::mt19937 rng(7);

@@ -81,6 +81,57 @@ std::vector<ParetoFront::Key> keys_of(const std::vector<typename Policy::Point> 
   return keys;
 }
 
+/// minkowski_sum with at most two objectives: the kept points form a staircase (a point is kept
+/// when its second objective is below every earlier point's), so the sums are taken one run
+/// (one point of `b`) at a time, each run merged into the staircase of the runs before it.
+/// A point dropped at any merge has an earlier point with no larger second objective, which the
+/// filter over every sum would drop it for too, so the result is the same, point for point.
+template <FrontPolicy Policy>
+std::vector<typename Policy::Point> staircase_sum(const std::vector<typename Policy::Point> &a,
+                                                  const std::vector<typename Policy::Point> &b,
+                                                  const Policy &policy) {
+  struct Sum {
+    typename Policy::Point point;
+    ParetoFront::Key key;
+    size_t i, j; // the points of `a` and `b` summed
+  };
+  // By key, then tie_before, then the index of the sum taken a-major (pareto_filter's order).
+  const auto before = [&](const Sum &x, const Sum &y) {
+    if (x.key != y.key)
+      return x.key < y.key;
+    if (policy.tie_before(x.point, y.point))
+      return true;
+    if (policy.tie_before(y.point, x.point))
+      return false;
+    return std::pair(x.i, x.j) < std::pair(y.i, y.j);
+  };
+  std::vector<Sum> kept, run, merged;
+  for (size_t j = 0; j < b.size(); ++j) {
+    run.clear();
+    for (size_t i = 0; i < a.size(); ++i) {
+      typename Policy::Point point = policy.combine(a[i], b[j]);
+      const ParetoFront::Key key = policy.key(point);
+      run.push_back({std::move(point), key, i, j});
+    }
+    if (!std::is_sorted(run.begin(), run.end(), before))
+      std::sort(run.begin(), run.end(), before);
+    merged.clear();
+    const auto keep = [&](Sum &s) {
+      if (merged.empty() || s.key[1] < merged.back().key[1])
+        merged.push_back(std::move(s));
+    };
+    auto x = kept.begin(), y = run.begin();
+    while (x != kept.end() || y != run.end())
+      keep(y == run.end() || (x != kept.end() && before(*x, *y)) ? *x++ : *y++);
+    std::swap(kept, merged);
+  }
+  std::vector<typename Policy::Point> front;
+  front.reserve(kept.size());
+  for (Sum &s : kept)
+    front.push_back(std::move(s.point));
+  return front;
+}
+
 } // namespace front_detail
 
 /// The points of `points` that no other point dominates, ordered by key, then tie_before, then
@@ -101,12 +152,15 @@ std::vector<typename Policy::Point> pareto_filter(const std::vector<typename Pol
 /// The front of running a plan from `a`, then one from `b`: every combination, Pareto-filtered
 /// (the same points, in the same order, as pareto_filter over the sums taken `a`-major). The sums
 /// are held `b`-major: `x + y` for a fixed `y` comes in the order of `a`, already sorted when `a`
-/// is a front, so the order is made by merging |b| sorted runs rather than sorting them all.
-/// Empty when either is empty (no plan fits).
+/// is a front, so the order is made by merging |b| sorted runs rather than sorting them all
+/// (with at most two objectives, each run is merged into the staircase of those before it:
+/// staircase_sum). Empty when either is empty (no plan fits).
 template <FrontPolicy Policy>
 std::vector<typename Policy::Point> minkowski_sum(const std::vector<typename Policy::Point> &a,
                                                   const std::vector<typename Policy::Point> &b,
                                                   const Policy &policy) {
+  if (policy.dimensions() <= 2)
+    return front_detail::staircase_sum(a, b, policy);
   std::vector<typename Policy::Point> sums;
   sums.reserve(a.size() * b.size());
   for (const auto &y : b)
