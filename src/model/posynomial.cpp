@@ -286,6 +286,19 @@ void MonomialRanks::add(const Posynomial &p) {
   }
 }
 
+void MonomialRanks::append(const MonomialRanks &other) {
+  std::vector<std::uint32_t> number_of(other.monomials_.size()); // other's number -> this one's
+  for (size_t k = 0; k < other.monomials_.size(); ++k) {
+    const auto [at, added] =
+        number_.try_emplace(other.monomials_[k], static_cast<std::uint32_t>(monomials_.size()));
+    if (added)
+      monomials_.push_back(other.monomials_[k]);
+    number_of[k] = at->second;
+  }
+  for (std::uint32_t number : other.term_numbers_)
+    term_numbers_.push_back(number_of[number]);
+}
+
 void MonomialRanks::finish() {
   std::vector<std::uint32_t> by_rank(monomials_.size());
   std::iota(by_rank.begin(), by_rank.end(), std::uint32_t{0});

@@ -117,8 +117,8 @@ std::string metrics_defect(const Problem &problem, const DataflowMetrics &m) {
   if (m.buffer_words.size() != problem.ops.size())
     return std::to_string(m.buffer_words.size()) + " buffer rows for " +
            std::to_string(problem.ops.size()) + " operators";
-  for (const Posynomial &p : m.as_vector())
-    if (!posynomial_within(p, problem.dims))
+  for (size_t k = 0; k < 2 + m.buffer_words.size(); ++k)
+    if (!posynomial_within(m.row(k), problem.dims))
       return "a metric term over a dimension the problem does not have, or not finite";
   return {};
 }

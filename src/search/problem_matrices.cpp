@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tuple>
 #include <unordered_map>
@@ -353,6 +354,23 @@ SparseRows remap_columns(const SparseRows &q, const ColumnMap &map, Eigen::Index
   });
 }
 
+/// The monomials of `rows` ranked, in parts of rows on the threads, while `beside` runs.
+template <typename Beside>
+MonomialRanks ranked_in_parts(const std::vector<const Posynomial *> &rows, const Beside &beside) {
+  constexpr size_t kRowsPerPart = 1024;
+  std::vector<MonomialRanks> parts((rows.size() + kRowsPerPart - 1) / kRowsPerPart);
+  tbb::parallel_invoke(beside, [&] {
+    tbb::parallel_for(size_t{0}, parts.size(), [&](size_t k) {
+      for (size_t r = k * kRowsPerPart; r < std::min(rows.size(), (k + 1) * kRowsPerPart); ++r)
+        parts[k].add(*rows[r]);
+    });
+  });
+  MonomialRanks ranks;
+  for (const MonomialRanks &part : parts)
+    ranks.append(part);
+  return ranks;
+}
+
 } // namespace
 
 void Basis::add(const Posynomial &p) {
@@ -400,12 +418,9 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
     for (Eigen::Index d = 0; d < dataflows; ++d)
       dataflow_rows.push_back(&space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)));
   std::vector<ComputeMetrics> compute;
-  MonomialRanks ranks;
-  tbb::parallel_invoke([&] { compute = group_compute_metrics(problem, space); },
-                       [&] {
-                         for (const Posynomial *p : dataflow_rows)
-                           ranks.add(*p);
-                       });
+  MonomialRanks ranks = ranked_in_parts(dataflow_rows, [&] {
+    compute = group_compute_metrics(problem, space);
+  });
   const auto gs = static_cast<Eigen::Index>(compute.size());
   std::vector<std::vector<Posynomial>> group_rows;
   for (const ComputeMetrics &cm : compute)

@@ -114,5 +114,35 @@ TEST(Posynomial, MonomialsWiderThanTheirInlineStorage) {
   EXPECT_EQ((p + p).terms()[0].coef, 2.0);
 }
 
+TEST(Posynomial, RanksAddedInPartsAreTheRanksAddedAtOnce) {
+  // Posynomials sharing some monomials, added one by one or in parts appended in order (the
+  // numbering as first met differs, ranks must not).
+  std::vector<Posynomial> rows;
+  for (int i = 0; i < 12; ++i)
+    rows.push_back(Posynomial::atom(i % 5, Atom::Tile) * Posynomial::atom(i % 3, Atom::Trips) +
+                   Posynomial::atom(7 - i % 4, Atom::Size) * double(i + 1));
+  MonomialRanks at_once;
+  for (const Posynomial &p : rows)
+    at_once.add(p);
+  MonomialRanks in_parts, second, third;
+  for (size_t i = 0; i < rows.size(); ++i)
+    (i < 5 ? second : third).add(rows[i]);
+  in_parts.add(rows[0]); // a posynomial added before the parts, again in them
+  in_parts.append(second);
+  in_parts.append(third);
+  at_once.finish();
+  in_parts.finish();
+  ASSERT_EQ(in_parts.size(), at_once.size());
+  for (std::uint32_t r = 0; r < at_once.size(); ++r) {
+    EXPECT_EQ(in_parts.monomial(r), at_once.monomial(r));
+    if (r > 0) {
+      EXPECT_TRUE(at_once.monomial(r - 1) < at_once.monomial(r));
+    }
+  }
+  ASSERT_EQ(in_parts.terms(), at_once.terms() + rows[0].terms().size());
+  for (size_t t = 0; t < at_once.terms(); ++t)
+    EXPECT_EQ(in_parts.term_rank(t + rows[0].terms().size()), at_once.term_rank(t));
+}
+
 } // namespace
 } // namespace dse

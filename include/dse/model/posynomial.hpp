@@ -144,6 +144,9 @@ class MonomialRanks {
 public:
   /// Adds p's terms, after those added before.
   void add(const Posynomial &p);
+  /// Adds the terms added to `other` (not finished), after those added before: posynomials can be
+  /// added in parts, each part on its own thread.
+  void append(const MonomialRanks &other);
   /// Ranks the distinct monomials; call once every posynomial is added.
   void finish();
   std::size_t size() const { return monomials_.size(); }

@@ -90,18 +90,21 @@ template <FrontPolicy Policy>
 std::vector<typename Policy::Point> staircase_sum(const std::vector<typename Policy::Point> &a,
                                                   const std::vector<typename Policy::Point> &b,
                                                   const Policy &policy) {
+  // A sum by its two objectives and the points of `a` and `b` it adds; the point itself is made
+  // again only for the rare ties of objectives and for the points kept.
   struct Sum {
-    typename Policy::Point point;
-    ParetoFront::Key key;
-    size_t i, j; // the points of `a` and `b` summed
+    double first, second;
+    size_t i, j;
   };
+  const auto point = [&](const Sum &s) { return policy.combine(a[s.i], b[s.j]); };
   // By key, then tie_before, then the index of the sum taken a-major (pareto_filter's order).
   const auto before = [&](const Sum &x, const Sum &y) {
-    if (x.key != y.key)
-      return x.key < y.key;
-    if (policy.tie_before(x.point, y.point))
+    if (x.first != y.first || x.second != y.second)
+      return std::pair(x.first, x.second) < std::pair(y.first, y.second);
+    const typename Policy::Point px = point(x), py = point(y);
+    if (policy.tie_before(px, py))
       return true;
-    if (policy.tie_before(y.point, x.point))
+    if (policy.tie_before(py, px))
       return false;
     return std::pair(x.i, x.j) < std::pair(y.i, y.j);
   };
@@ -109,16 +112,15 @@ std::vector<typename Policy::Point> staircase_sum(const std::vector<typename Pol
   for (size_t j = 0; j < b.size(); ++j) {
     run.clear();
     for (size_t i = 0; i < a.size(); ++i) {
-      typename Policy::Point point = policy.combine(a[i], b[j]);
-      const ParetoFront::Key key = policy.key(point);
-      run.push_back({std::move(point), key, i, j});
+      const ParetoFront::Key key = policy.key(policy.combine(a[i], b[j]));
+      run.push_back({key[0], key[1], i, j});
     }
     if (!std::is_sorted(run.begin(), run.end(), before))
       std::sort(run.begin(), run.end(), before);
     merged.clear();
-    const auto keep = [&](Sum &s) {
-      if (merged.empty() || s.key[1] < merged.back().key[1])
-        merged.push_back(std::move(s));
+    const auto keep = [&](const Sum &s) {
+      if (merged.empty() || s.second < merged.back().second)
+        merged.push_back(s);
     };
     auto x = kept.begin(), y = run.begin();
     while (x != kept.end() || y != run.end())
@@ -127,8 +129,8 @@ std::vector<typename Policy::Point> staircase_sum(const std::vector<typename Pol
   }
   std::vector<typename Policy::Point> front;
   front.reserve(kept.size());
-  for (Sum &s : kept)
-    front.push_back(std::move(s.point));
+  for (const Sum &s : kept)
+    front.push_back(point(s));
   return front;
 }
 
