@@ -158,11 +158,15 @@ std::string candidate_space_defect(const Problem &problem, const CandidateSpace 
   if (space.metrics.size() != space.dataflows.size())
     return std::to_string(space.metrics.size()) + " metrics for " +
            std::to_string(space.dataflows.size()) + " dataflows";
-  for (size_t d = 0; d < space.dataflows.size(); ++d)
-    for (const std::string &why :
-         {dataflow_defect(problem, space.dataflows[d]), metrics_defect(problem, space.metrics[d])})
-      if (!why.empty())
-        return "dataflow " + std::to_string(d) + ": " + why;
+  std::vector<std::string> defects(space.dataflows.size()); // each dataflow checked on the threads
+  tbb::parallel_for(size_t{0}, space.dataflows.size(), [&](size_t d) {
+    defects[d] = dataflow_defect(problem, space.dataflows[d]);
+    if (defects[d].empty())
+      defects[d] = metrics_defect(problem, space.metrics[d]);
+  });
+  for (size_t d = 0; d < defects.size(); ++d)
+    if (!defects[d].empty())
+      return "dataflow " + std::to_string(d) + ": " + defects[d];
   size_t next = 0;
   for (const RecomputeGroup &g : space.groups) {
     if (g.first != next)

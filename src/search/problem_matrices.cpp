@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <span>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 #include <tuple>
@@ -281,11 +282,15 @@ void multiply_open_rows(const Prepared &p, const std::vector<Eigen::Index> &open
 class DistinctRows {
 public:
   using Entry = std::pair<Eigen::Index, double>; // column, value
-  /// Adds a row (entries in increasing column order); returns its distinct row.
-  Eigen::Index add(const std::vector<Entry> &row) {
-    size_t hash = row.size();
+  using Row = std::span<const Entry>;            // entries in increasing column order
+  static size_t hash(Row row) {
+    size_t h = row.size();
     for (const auto &[column, value] : row)
-      hash = hash * 1000003 ^ std::hash<double>{}(value) ^ static_cast<size_t>(column) << 20;
+      h = h * 1000003 ^ std::hash<double>{}(value) ^ static_cast<size_t>(column) << 20;
+    return h;
+  }
+  /// Adds a row whose hash is `hash`; returns its distinct row.
+  Eigen::Index add(Row row, size_t hash) {
     const auto [first, last] = by_hash_.equal_range(hash);
     for (auto it = first; it != last; ++it)
       if (same(it->second, row))
@@ -306,7 +311,7 @@ public:
   }
 
 private:
-  bool same(Eigen::Index number, const std::vector<Entry> &row) const {
+  bool same(Eigen::Index number, Row row) const {
     const auto begin = static_cast<size_t>(outer_[static_cast<size_t>(number)]);
     const auto end = static_cast<size_t>(outer_[static_cast<size_t>(number) + 1]);
     if (end - begin != row.size())
@@ -418,9 +423,8 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
     for (Eigen::Index d = 0; d < dataflows; ++d)
       dataflow_rows.push_back(&space.metrics[static_cast<size_t>(d)].row(static_cast<size_t>(k)));
   std::vector<ComputeMetrics> compute;
-  MonomialRanks ranks = ranked_in_parts(dataflow_rows, [&] {
-    compute = group_compute_metrics(problem, space);
-  });
+  MonomialRanks ranks =
+      ranked_in_parts(dataflow_rows, [&] { compute = group_compute_metrics(problem, space); });
   const auto gs = static_cast<Eigen::Index>(compute.size());
   std::vector<std::vector<Posynomial>> group_rows;
   for (const ComputeMetrics &cm : compute)
@@ -436,17 +440,29 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
     out.basis.column.emplace_hint(out.basis.column.end(), ranks.monomial(r),
                                   static_cast<Eigen::Index>(r));
   const auto columns = static_cast<Eigen::Index>(ranks.size());
-  // A row's entries are its terms' ranks, increasing (the terms are in monomial order).
-  size_t term = 0;
-  std::vector<DistinctRows::Entry> row;
+  // A row's entries are its terms' ranks, increasing (the terms are in monomial order): every
+  // dataflow row's entries and hash made on the threads, then each distinct row kept once.
+  std::vector<size_t> first_term{0}; // per dataflow row, its first term's number
+  for (const Posynomial *p : dataflow_rows)
+    first_term.push_back(first_term.back() + p->terms().size());
+  std::vector<DistinctRows::Entry> entries(first_term.back());
+  std::vector<size_t> hashes(dataflow_rows.size());
+  const auto row = [&](size_t r) {
+    return DistinctRows::Row(entries.data() + first_term[r], entries.data() + first_term[r + 1]);
+  };
+  tbb::parallel_for(size_t{0}, dataflow_rows.size(), [&](size_t r) {
+    size_t term = first_term[r];
+    for (const auto &[m, c] : dataflow_rows[r]->terms()) {
+      entries[term] = {static_cast<Eigen::Index>(ranks.term_rank(term)), c};
+      ++term;
+    }
+    hashes[r] = DistinctRows::hash(row(r));
+  });
   DistinctRows distinct;
-  for (const Posynomial *p : dataflow_rows) {
-    row.clear();
-    for (const auto &[m, c] : p->terms())
-      row.emplace_back(static_cast<Eigen::Index>(ranks.term_rank(term++)), c);
-    out.row_of.push_back(distinct.add(row));
-  }
+  for (size_t r = 0; r < dataflow_rows.size(); ++r)
+    out.row_of.push_back(distinct.add(row(r), hashes[r]));
   out.q_dataflow = distinct.matrix(columns);
+  size_t term = first_term.back();
   // Bound classes: the (reads row, writes row, recompute group) triples, in order of appearance.
   std::map<std::tuple<Eigen::Index, Eigen::Index, size_t>, Eigen::Index> classes;
   for (size_t g = 0; g < space.groups.size(); ++g)
