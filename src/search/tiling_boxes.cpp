@@ -226,7 +226,8 @@ constexpr std::uint64_t kLeafTilings = 32;
 
 /// The tree of boxes: leaves are the largest boxes of at most one block (and kLeafTilings) of
 /// tilings, and the boxes shared between threads are the shallowest ones numerous enough to
-/// balance the workers.
+/// balance the workers. On one thread the root is the only one: each box below it starts from
+/// the dataflows its parent left open (a pair of GoogLeNet judges 45% fewer dataflows in boxes).
 void plan_boxes(Prepared &p, const TilingSpace &tilings, const SearchOptions &options) {
   const size_t dims = tilings.dims().size();
   p.span.assign(dims + 1, 1);
@@ -237,7 +238,7 @@ void plan_boxes(Prepared &p, const TilingSpace &tilings, const SearchOptions &op
   while (p.span[p.leaf_depth] > block)
     ++p.leaf_depth;
   const int threads = options.threads > 0 ? options.threads : tbb::info::default_concurrency();
-  const std::uint64_t units = 16 * static_cast<std::uint64_t>(std::max(threads, 1));
+  const std::uint64_t units = threads > 1 ? 16 * static_cast<std::uint64_t>(threads) : 1;
   p.parallel_depth = 0;
   while (p.parallel_depth < p.leaf_depth && tilings.size() / p.span[p.parallel_depth] < units)
     ++p.parallel_depth;
