@@ -225,18 +225,26 @@ Posynomial Posynomial::merged(std::vector<Term> terms) {
   return out;
 }
 
+Monomial::SizeSplit Monomial::split_sizes() const {
+  SizeSplit out;
+  for (const Factor &f : factors())
+    for (int k = 0; k < f.power; ++k) {
+      if (f.atom() == Atom::Size)
+        out.size_dims.push_back(f.dim());
+      else
+        out.rest = out.rest * Monomial::of(f.dim(), f.atom());
+    }
+  return out;
+}
+
 Posynomial Posynomial::with_sizes(const std::vector<std::int64_t> &sizes) const {
   std::vector<Term> terms;
   terms.reserve(terms_.size());
   for (const auto &[m, c] : terms_) {
-    Term t{Monomial{}, c};
-    for (const Factor &f : m.factors())
-      for (int k = 0; k < f.power; ++k) {
-        if (f.atom() == Atom::Size)
-          t.coef *= static_cast<double>(sizes.at(static_cast<size_t>(f.dim())));
-        else
-          t.monomial = t.monomial * Monomial::of(f.dim(), f.atom());
-      }
+    Monomial::SizeSplit split = m.split_sizes();
+    Term t{std::move(split.rest), c};
+    for (int dim : split.size_dims)
+      t.coef *= static_cast<double>(sizes.at(static_cast<size_t>(dim)));
     terms.push_back(std::move(t));
   }
   return merged(std::move(terms));

@@ -42,12 +42,6 @@ SparseRows filled_rows(Eigen::Index rows, Eigen::Index columns, Eigen::Index res
   return out;
 }
 
-/// Where each column of a matrix goes, and the factor it is scaled by.
-struct ColumnMap {
-  std::vector<Eigen::Index> column_of;
-  std::vector<double> scale_of;
-};
-
 std::vector<Posynomial> compute_rows(const ComputeMetrics &cm) {
   Posynomial macs;
   Posynomial cycles;
@@ -326,37 +320,68 @@ private:
   std::unordered_multimap<size_t, Eigen::Index> by_hash_;
 };
 
-/// Row r of q x S, where S moves each column c of q to column column_of[c] scaled by scale_of[c]
-/// (one entry per row of S), emitted in increasing column order: entries that land on one
-/// column are summed in q's column order, as the sparse product sums them.
-template <typename Emit>
-void emit_remapped_row(const SparseRows &q, Eigen::Index r, const ColumnMap &map,
-                       std::vector<std::pair<Eigen::Index, double>> &entries, const Emit &emit) {
-  entries.clear();
-  for (SparseRows::InnerIterator it(q, r); it; ++it) {
-    const auto c = static_cast<size_t>(it.col());
-    entries.emplace_back(map.column_of[c], map.scale_of[c] * it.value());
+/// The move of q's columns to columns column_of[c] (ColumnMove).
+ColumnMove column_move(const SparseRows &q, const std::vector<Eigen::Index> &column_of) {
+  ColumnMove move;
+  std::vector<std::pair<Eigen::Index, Eigen::Index>> entries; // search column, symbolic entry
+  for (Eigen::Index r = 0; r < q.rows(); ++r) {
+    entries.clear();
+    for (Eigen::Index e = q.outerIndexPtr()[r]; e < q.outerIndexPtr()[r + 1]; ++e)
+      entries.emplace_back(column_of[static_cast<size_t>(q.innerIndexPtr()[e])], e);
+    // Insertion sort, stable: a row's columns mostly keep their order.
+    for (size_t i = 1; i < entries.size(); ++i)
+      for (size_t k = i; k > 0 && entries[k].first < entries[k - 1].first; --k)
+        std::swap(entries[k], entries[k - 1]);
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (i == 0 || entries[i].first != entries[i - 1].first) {
+        move.inner.push_back(entries[i].first);
+        move.first_source.push_back(move.first_source.back());
+      }
+      move.sources.push_back(entries[i].second);
+      ++move.first_source.back();
+    }
+    move.outer.push_back(static_cast<Eigen::Index>(move.inner.size()));
   }
-  // Insertion sort, stable: a row's columns mostly keep their order.
-  for (size_t i = 1; i < entries.size(); ++i)
-    for (size_t k = i; k > 0 && entries[k].first < entries[k - 1].first; --k)
-      std::swap(entries[k], entries[k - 1]);
-  for (size_t i = 0; i < entries.size();) {
-    double sum = entries[i].second;
-    size_t next = i + 1;
-    for (; next < entries.size() && entries[next].first == entries[i].first; ++next)
-      sum += entries[next].second;
-    emit(entries[i].first, sum);
-    i = next;
-  }
+  return move;
 }
 
-/// q x S for the column map of emit_remapped_row.
-SparseRows remap_columns(const SparseRows &q, const ColumnMap &map, Eigen::Index columns) {
-  std::vector<std::pair<Eigen::Index, double>> entries;
-  return filled_rows(q.rows(), columns, q.nonZeros(), [&](Eigen::Index r, const auto &emit) {
-    emit_remapped_row(q, r, map, entries, emit);
-  });
+/// The search's Q: q's columns moved, each symbolic column c scaled by scale[c].
+SparseRows moved_columns(const SparseRows &q, const ColumnMove &move,
+                         const std::vector<double> &scale, Eigen::Index columns) {
+  SparseRows out(static_cast<Eigen::Index>(move.outer.size() - 1), columns);
+  out.resizeNonZeros(static_cast<Eigen::Index>(move.inner.size()));
+  std::copy(move.outer.begin(), move.outer.end(), out.outerIndexPtr());
+  std::copy(move.inner.begin(), move.inner.end(), out.innerIndexPtr());
+  double *values = out.valuePtr();
+  for (size_t k = 0; k < move.inner.size(); ++k) {
+    const auto first = static_cast<size_t>(move.first_source[k]);
+    const auto last = static_cast<size_t>(move.first_source[k + 1]);
+    const auto term = [&](size_t i) {
+      const Eigen::Index e = move.sources[i];
+      return scale[static_cast<size_t>(q.innerIndexPtr()[e])] * q.valuePtr()[e];
+    };
+    double sum = term(first);
+    for (size_t i = first + 1; i < last; ++i)
+      sum += term(i);
+    values[k] = sum;
+  }
+  return out;
+}
+
+/// The search basis of `out.basis` (its monomials without Size factors) and the moves of its Q.
+void plan_search_basis(SymbolicMatrices &out) {
+  std::vector<Monomial> rests;
+  for (const auto &[m, column] : out.basis.column) {
+    Monomial::SizeSplit split = m.split_sizes();
+    out.search_basis.column.emplace(split.rest, 0);
+    rests.push_back(std::move(split.rest));
+    out.size_dims.push_back(std::move(split.size_dims));
+  }
+  out.search_basis.number();
+  for (const Monomial &rest : rests)
+    out.search_column.push_back(out.search_basis.column.at(rest));
+  out.dataflow_move = column_move(out.q_dataflow, out.search_column);
+  out.compute_move = column_move(out.q_compute, out.search_column);
 }
 
 /// The monomials of `rows` ranked, in parts of rows on the threads, while `beside` runs.
@@ -478,6 +503,7 @@ SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace 
         for (const auto &[m, c] : compute_rows_at[static_cast<size_t>(r)]->terms())
           emit(static_cast<Eigen::Index>(ranks.term_rank(term++)), c);
       });
+  plan_search_basis(out);
   return out;
 }
 
@@ -491,22 +517,20 @@ Prepared prepare(const Problem &problem, const Hardware &hw, const CandidateSpac
   p.groups = static_cast<Eigen::Index>(space.groups.size());
   p.ops = static_cast<Eigen::Index>(problem.ops.size());
   // Each symbolic basis function is a constant (its Size factors at this problem's sizes) times
-  // a basis function of the search: Q = Q_symbolic x S, S one scaled entry per row.
-  std::vector<Term> sized;
-  for (const auto &[m, column] : symbolic.basis.column) {
-    sized.push_back(Posynomial::monomial(m).with_sizes(tilings.sizes()).terms().front());
-    p.basis.add(Posynomial::monomial(sized.back().monomial));
+  // a basis function of the search (SymbolicMatrices::search_basis).
+  std::vector<double> scale;
+  for (const std::vector<int> &dims : symbolic.size_dims) {
+    double product = 1.0;
+    for (int dim : dims)
+      product *= static_cast<double>(tilings.sizes().at(static_cast<size_t>(dim)));
+    scale.push_back(product);
   }
+  p.basis = symbolic.search_basis;
   p.basis.finish(tilings);
-  ColumnMap map;
-  for (const Term &t : sized) {
-    map.column_of.push_back(p.basis.column.at(t.monomial));
-    map.scale_of.push_back(t.coef);
-  }
   const auto columns = static_cast<Eigen::Index>(p.basis.factors.size());
-  p.q_dataflow = remap_columns(symbolic.q_dataflow, map, columns);
+  p.q_dataflow = moved_columns(symbolic.q_dataflow, symbolic.dataflow_move, scale, columns);
   p.row_of = symbolic.row_of;
-  p.q_compute = remap_columns(symbolic.q_compute, map, columns);
+  p.q_compute = moved_columns(symbolic.q_compute, symbolic.compute_move, scale, columns);
 
   p.q_compute_signed = split_by_sign(p.q_compute);
 

@@ -52,14 +52,29 @@ struct SignedRows {
 
 SignedRows split_by_sign(const SparseRows &q);
 
+/// How a Q over the symbolic basis becomes a search's Q: each symbolic column goes to the column
+/// of its monomial without Atom::Size factors, scaled by their values; entries of a row that meet
+/// in one column are summed in symbolic column order. The structure of the search's Q
+/// (compressed rows) and, per entry, the entries of the symbolic Q it sums.
+struct ColumnMove {
+  std::vector<Eigen::Index> outer{0}, inner;
+  std::vector<Eigen::Index> first_source{0}; // per entry, into `sources` (one more at the end)
+  std::vector<Eigen::Index> sources;         // entries of the symbolic Q
+};
+
 /// Q over the symbolic basis of a candidate space (monomials with Atom::Size factors): the same
-/// for every problem of the space's structure, so built once per space (CandidateCache::matrices).
+/// for every problem of the space's structure, so built once per space (CandidateCache::matrices),
+/// with its move to a search's basis.
 struct SymbolicMatrices {
   Basis basis;                           // numbered, factors not read
   SparseRows q_dataflow, q_compute;      // rows as in Prepared
   std::vector<Eigen::Index> row_of;      // as in Prepared
   std::vector<Eigen::Index> bound_class; // as in Prepared
   Eigen::Index bound_classes = 0;        // as in Prepared
+  Basis search_basis; // the basis without Size factors: numbered, factors not read
+  std::vector<Eigen::Index> search_column; // per column of `basis`, its column of search_basis
+  std::vector<std::vector<int>> size_dims; // per column of `basis`, its Size factors' dims
+  ColumnMove dataflow_move, compute_move;  // of q_dataflow and q_compute
 };
 
 SymbolicMatrices symbolic_matrices(const Problem &problem, const CandidateSpace &space);

@@ -76,6 +76,9 @@ public:
     return {spilled_ ? spilled_.get() : inline_.data(), size_};
   }
   int degree() const;
+  /// This monomial without its Atom::Size factors, and their dims, one per power, in factor order.
+  struct SizeSplit;
+  SizeSplit split_sizes() const;
 
   /// Lexicographic over the factors (a monomial before any longer one it begins).
   std::strong_ordering operator<=>(const Monomial &other) const;
@@ -90,6 +93,11 @@ private:
   std::uint16_t size_ = 0;
   std::array<Factor, kInlineFactors> inline_{};
   std::unique_ptr<Factor[]> spilled_; // every factor, once there are more than kInlineFactors
+};
+
+struct Monomial::SizeSplit {
+  Monomial rest;
+  std::vector<int> size_dims;
 };
 
 /// One term of a posynomial.
