@@ -7,7 +7,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 packages="g++ cmake ninja-build libeigen3-dev libtbb-dev libcli11-dev libyaml-cpp-dev
-  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox libonnx-dev libprotobuf-dev pkg-config clang-format"
+  nlohmann-json3-dev libgtest-dev libbenchmark-dev libopenmpi-dev openmpi-bin gnuplot-nox libonnx-dev libprotobuf-dev libjemalloc-dev pkg-config clang-format"
 
 some_package_missing() {
   for p in $packages; do
