@@ -3,6 +3,7 @@
 #include "dse/graph/segment_search.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <sstream>
 
 #include <tbb/parallel_for.h>
@@ -277,19 +278,31 @@ void SegmentSearcher::prefetch(const std::vector<std::pair<Workload, bool>> &seg
     if (todo[i].second->second && hw_.is_legacy())
       fused_explores.emplace_back(&todo[i].second->first, true);
   }
-  const auto search = [&](const std::vector<size_t> &indices) {
-    tbb::parallel_for(size_t{0}, indices.size(), [&](size_t k) {
-      const auto &[workload, is_fused] = *todo[indices[k]].second;
-      done[indices[k]] = run(search_of(workload, is_fused, per_search));
-    });
+  const auto search_one = [&](size_t i) {
+    const auto &[workload, is_fused] = *todo[i].second;
+    done[i] = run(search_of(workload, is_fused, per_search));
   };
+  // The fused searches go largest first (by the product of their sizes) to the next free thread,
+  // so that the last one to end is a small one.
+  const auto size_of = [&](size_t i) {
+    double product = 1;
+    for (const Dimension &d : todo[i].second->first.dims)
+      product *= static_cast<double>(d.size);
+    return product;
+  };
+  std::stable_sort(fused.begin(), fused.end(),
+                   [&](size_t a, size_t b) { return size_of(a) > size_of(b); });
   arena.execute([&] {
     tbb::task_group spaces;
     if (!fused_explores.empty())
       spaces.run([&] { prepare_explores(fused_explores, hw_, options_); });
-    search(whole);
+    tbb::parallel_for(size_t{0}, whole.size(), [&](size_t k) { search_one(whole[k]); });
     spaces.wait();
-    search(fused);
+    std::atomic<size_t> next{0};
+    tbb::parallel_for(0, arena.max_concurrency(), [&](int) {
+      for (size_t k = next++; k < fused.size(); k = next++)
+        search_one(fused[k]);
+    });
   });
   for (size_t i = 0; i < todo.size(); ++i)
     prefetched_[todo[i].first] = std::move(done[i]);
