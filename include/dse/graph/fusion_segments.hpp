@@ -32,7 +32,7 @@ struct Segment {
 };
 
 /// Longest run of linked compute nodes a network plan fuses by default: runs of three cost a
-/// network far more than pairs (MobileNetV2 on the vector DSP: 1.7 s and 300 MiB instead of 0.2 s).
+/// network far more than pairs (MobileNetV2 on the vector DSP: 1.7 s and 350 MiB instead of 0.2 s).
 inline constexpr std::size_t kNetworkMaxFused = 2;
 
 /// The search options a network plan starts from: explore's, with runs of kNetworkMaxFused.
