@@ -378,10 +378,11 @@ void plan_search_basis(SymbolicMatrices &out) {
     out.size_dims.push_back(std::move(split.size_dims));
   }
   out.search_basis.number();
+  std::vector<Eigen::Index> search_column; // per column of out.basis
   for (const Monomial &rest : rests)
-    out.search_column.push_back(out.search_basis.column.at(rest));
-  out.dataflow_move = column_move(out.q_dataflow, out.search_column);
-  out.compute_move = column_move(out.q_compute, out.search_column);
+    search_column.push_back(out.search_basis.column.at(rest));
+  out.dataflow_move = column_move(out.q_dataflow, search_column);
+  out.compute_move = column_move(out.q_compute, search_column);
 }
 
 /// The monomials of `rows` ranked, in parts of rows on the threads, while `beside` runs.
@@ -403,10 +404,6 @@ MonomialRanks ranked_in_parts(const std::vector<const Posynomial *> &rows, const
 
 } // namespace
 
-void Basis::add(const Posynomial &p) {
-  for (const auto &[m, c] : p.terms())
-    column.emplace(m, 0);
-}
 void Basis::number() {
   Eigen::Index next = 0;
   for (auto &[m, col] : column)

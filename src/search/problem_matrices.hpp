@@ -32,8 +32,6 @@ struct Basis {
   };
   std::vector<std::vector<Factor>> factors;
 
-  /// Adds p's monomials.
-  void add(const Posynomial &p);
   /// Numbers the basis functions in monomial order.
   void number();
   /// Numbers the basis functions and reads their factors in tiling-space terms.
@@ -72,7 +70,6 @@ struct SymbolicMatrices {
   std::vector<Eigen::Index> bound_class; // as in Prepared
   Eigen::Index bound_classes = 0;        // as in Prepared
   Basis search_basis; // the basis without Size factors: numbered, factors not read
-  std::vector<Eigen::Index> search_column; // per column of `basis`, its column of search_basis
   std::vector<std::vector<int>> size_dims; // per column of `basis`, its Size factors' dims
   ColumnMove dataflow_move, compute_move;  // of q_dataflow and q_compute
 };
