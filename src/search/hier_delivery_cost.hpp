@@ -14,15 +14,9 @@
 #include "dse/ir/hier_mapping.hpp"
 #include "dse/ir/workload.hpp"
 #include "dse/model/cost.hpp"
+#include "dse/search/hier_rows.hpp"
 
 namespace dse {
-
-inline constexpr size_t kMaxHierLevels = 5;  // storage levels, DRAM included
-inline constexpr size_t kMaxHierTensors = 3; // two inputs and an output
-
-/// Delta(l,t) per storage level l >= 1 and tensor t (level 0 unused); entries for tensors a level
-/// does not keep are not read.
-using HierDeliveries = std::array<std::array<double, kMaxHierTensors>, kMaxHierLevels>;
 
 class HierDeliveryCost {
 public:

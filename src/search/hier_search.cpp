@@ -42,9 +42,12 @@ HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, co
   });
   for (const TensorAccess *t : tensors) {
     relevant.push_back(0);
-    for (int d : dims)
-      if (t->uses(d))
-        relevant.back() |= std::uint64_t{1} << d;
+    relevant_index.push_back(0);
+    for (size_t i = 0; i < dims.size(); ++i)
+      if (t->uses(dims[i])) {
+        relevant.back() |= std::uint64_t{1} << dims[i];
+        relevant_index.back() |= std::uint64_t{1} << i;
+      }
   }
   orders.assign(h.levels.size(),
                 std::vector<std::vector<std::vector<int>>>(size_t{1} << dims.size()));
@@ -59,6 +62,37 @@ HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, co
   for (int d : dims)
     for (std::int64_t v : divisors(w.dim_size(d)))
       divisors_of.emplace(v, divisors(v));
+  if (const size_t bits = h.levels.size() * dims.size(); bits <= kDirectSupportBits)
+    direct_rows_ = std::make_unique<std::atomic<const HierRowBlock *>[]>(size_t{1} << bits);
+}
+
+const HierRowBlock &HierSearchSpace::rows_of(const std::vector<std::uint64_t> &present) const {
+  size_t direct = 0;
+  for (std::uint64_t mask : present)
+    direct = direct << dims.size() | mask;
+  if (direct_rows_)
+    if (const HierRowBlock *found = direct_rows_[direct].load(std::memory_order_acquire))
+      return *found;
+  const std::lock_guard lock(rows_mutex_);
+  std::unique_ptr<const HierRowBlock> &block = rows_[present];
+  if (!block) {
+    std::vector<std::span<const std::vector<int>>> level_orders;
+    for (size_t l = 0; l < present.size(); ++l) {
+      std::span<const std::vector<int>> all = orders[l][present[l]];
+      level_orders.push_back(options.prune && l + 1 == present.size()
+                                 ? all.first(std::min<size_t>(1, all.size()))
+                                 : all);
+    }
+    block = std::make_unique<const HierRowBlock>(op, dims, present, level_orders);
+  }
+  if (direct_rows_)
+    direct_rows_[direct].store(block.get(), std::memory_order_release);
+  return *block;
+}
+
+size_t HierSearchSpace::supports() const {
+  const std::lock_guard lock(rows_mutex_);
+  return rows_.size();
 }
 
 namespace {

@@ -45,15 +45,15 @@ private:
   bool fixed_at(int level, size_t dim) const {
     return s_.rules.levels[static_cast<size_t>(level)].factor[dim] != 0;
   }
-  void prepare_orders();
-  void search_orders(size_t level);
-  void evaluate();
+  void prepare_rows();
+  void evaluate_rows();
   bool admitted(const Objectives &o, std::uint64_t tiling) const;
 
   const HierSearchSpace &s_;
   const ParetoFront &earlier_;
   const std::uint64_t candidate_;
   const std::vector<std::uint32_t> &keep_;
+  const std::uint32_t kept_counts_; // the deliveries the keep vector reads
   OpMapping mapping_;
   HierDeliveryCost costs_;
   HierTaskResult result_;
@@ -64,14 +64,18 @@ private:
   std::vector<std::int64_t> moved_;               // scratch: a level's extents after an inward move
   std::vector<std::vector<std::int64_t>> extent_; // [level][dim] tile extents of chosen levels
 
-  // Per tiling: per level the orders tried, the product of its trips and per order and tensor
-  // the trips down to its innermost loop that indexes the tensor; per (level, tensor) the tile.
-  std::vector<const std::vector<std::vector<int>> *> level_orders_;
+  // Per level the product of its trips, in all and per tensor over its dimensions; per (level,
+  // tensor) the tile.
   std::vector<double> block_trips_;
-  std::vector<std::array<double, kMaxHierTensors>> relevant_trips_; // per level and tensor
-  std::vector<std::vector<std::array<double, kMaxHierTensors>>> trips_to_last_relevant_;
+  std::vector<std::array<double, kMaxHierTensors>> relevant_trips_;
   std::vector<std::array<double, kMaxHierTensors>> tile_;
-  std::vector<size_t> chosen_order_;
+  // Per tiling: its support (per level a bit per index of dims whose loop exists), the support's
+  // rows (loop-order combinations), per level the orders they take, and the tiling's column of B.
+  std::vector<std::uint64_t> support_;
+  const HierRowBlock *rows_ = nullptr;
+  std::vector<const std::vector<std::vector<int>> *> level_orders_;
+  std::vector<double> scratch_;
+  std::vector<double> basis_;
   double buffer_words_ = 0;
 };
 
@@ -89,7 +93,9 @@ OpMapping task_mapping(const HierSearchSpace &space, size_t row, size_t keep) {
 TaskSearch::TaskSearch(const HierSearchSpace &space, const ParetoFront &earlier, size_t row,
                        size_t keep, HierDeliveryCost costs)
     : s_(space), earlier_(earlier), candidate_(row * space.keeps.size() + keep),
-      keep_(space.keeps[keep]), mapping_(task_mapping(space, row, keep)), costs_(std::move(costs)),
+      keep_(space.keeps[keep]),
+      kept_counts_(HierRowBlock::kept_counts(keep_, space.tensors.size())),
+      mapping_(task_mapping(space, row, keep)), costs_(std::move(costs)),
       result_(space.options.objectives) {
   spatial_.assign(s_.h.fanouts.size(), std::vector<double>(s_.w.dims.size(), 1.0));
   left_.assign(s_.w.dims.size(), 1);
@@ -105,9 +111,8 @@ TaskSearch::TaskSearch(const HierSearchSpace &space, const ParetoFront &earlier,
   level_orders_.resize(levels);
   block_trips_.resize(levels);
   relevant_trips_.resize(levels);
-  trips_to_last_relevant_.resize(levels);
   tile_.resize(levels);
-  chosen_order_.resize(levels);
+  support_.resize(levels);
   extent_.assign(levels, std::vector<std::int64_t>(s_.w.dims.size(), 1));
 }
 
@@ -363,97 +368,58 @@ void TaskSearch::complete_tiling() {
   if (s_.options.prune && (has_inward_move_that_fits() || subtree_rejected(1, s_.dims.size())))
     return;
   ++result_.stats.tilings_kept;
-  prepare_orders();
-  search_orders(0);
+  prepare_rows();
+  evaluate_rows();
 }
 
-/// The order-independent parts of the tiling's deliveries: per level its orders, the trips of
-/// its block, per order and tensor the trips down to the innermost loop indexing the tensor; per
-/// level the kept tiles; level 1's buffer words.
-void TaskSearch::prepare_orders() {
+/// The tiling's support and its rows, the tiling's column of B, and level 1's buffer words.
+void TaskSearch::prepare_rows() {
   const size_t levels = s_.h.levels.size();
+  bool same_support = rows_ != nullptr;
   for (size_t l = 0; l < levels; ++l) {
-    const std::vector<std::int64_t> &factor = mapping_.levels[l].factor;
-    size_t mask = 0;
-    block_trips_[l] = 1;
-    for (size_t i = 0; i < s_.dims.size(); ++i) {
-      const std::int64_t trips = factor[static_cast<size_t>(s_.dims[i])];
-      if (trips > 1) {
-        mask |= size_t{1} << i;
-        block_trips_[l] *= static_cast<double>(trips);
-      }
-    }
-    level_orders_[l] = &s_.orders[l][mask];
-    std::vector<std::array<double, kMaxHierTensors>> &prefix = trips_to_last_relevant_[l];
-    prefix.assign(level_orders_[l]->size(), {});
-    for (size_t o = 0; o < prefix.size(); ++o)
-      for (size_t t = 0; t < s_.tensors.size(); ++t) {
-        double product = 1;
-        prefix[o][t] = 1;
-        for (int d : (*level_orders_[l])[o]) {
-          product *= static_cast<double>(factor[static_cast<size_t>(d)]);
-          if ((s_.relevant[t] >> d & 1U) != 0)
-            prefix[o][t] = product;
-        }
-      }
-    for (size_t t = 0; t < s_.tensors.size(); ++t)
-      tile_[l][t] = s_.tensors[t]->words(extent_[l]);
+    std::uint64_t present = 0;
+    for (size_t i = 0; i < s_.dims.size(); ++i)
+      if (mapping_.levels[l].factor[static_cast<size_t>(s_.dims[i])] > 1)
+        present |= std::uint64_t{1} << i;
+    same_support = same_support && support_[l] == present;
+    support_[l] = present;
+    level_orders_[l] = &s_.orders[l][present];
   }
+  if (!same_support)
+    rows_ = &s_.rows_of(support_);
+  rows_->evaluate_basis({mapping_.levels, spatial_}, kept_counts_, scratch_, basis_);
   buffer_words_ = 0;
   if (levels < 2)
     return;
+  // A tile of level 1 is double-buffered when a loop of level 0 indexes its tensor.
   const bool double_buffered = s_.h.levels[1].double_buffering;
   for (size_t t = 0; t < s_.tensors.size(); ++t)
     if (costs_.keeps(1, t))
-      buffer_words_ +=
-          tile_[1][t] * (double_buffered && trips_to_last_relevant_[0][0][t] > 1 ? 2 : 1);
+      buffer_words_ += s_.tensors[t]->words(extent_[1]) *
+                       (double_buffered && (support_[0] & s_.relevant_index[t]) != 0 ? 2 : 1);
 }
 
-void TaskSearch::search_orders(size_t level) {
-  if (level == s_.h.levels.size())
-    return evaluate();
-  // The innermost level's order changes no count (every E(l,t) reads the blocks above l only):
-  // its first order stands for the others, which tie with it and carry larger ids.
-  const size_t orders =
-      s_.options.prune && level + 1 == s_.h.levels.size() ? 1 : level_orders_[level]->size();
-  for (size_t o = 0; o < orders; ++o) {
-    chosen_order_[level] = o;
-    search_orders(level + 1);
-  }
-}
-
-void TaskSearch::evaluate() {
+/// Every row of the tiling's support, in row order (each one tiling id): its deliveries Q x b.
+void TaskSearch::evaluate_rows() {
   HierDeliveries delta{};
-  for (size_t l = 1; l < s_.h.levels.size(); ++l)
-    for (size_t t = 0; t < s_.tensors.size(); ++t) {
-      if (!costs_.keeps(l, t))
-        continue;
-      // E(l,t): every trip of the blocks above the innermost block that indexes the tensor,
-      // then that block's trips down to its innermost indexing loop.
-      double deliveries = 1, outer = 1;
-      for (size_t j = 0; j < l; ++j) {
-        const double to_last = trips_to_last_relevant_[j][chosen_order_[j]][t];
-        if (to_last > 1)
-          deliveries = outer * to_last;
-        outer *= block_trips_[j];
-      }
-      delta[l][t] = tile_[l][t] * deliveries * costs_.instances(l);
-    }
-  const std::uint64_t id = next_tiling_id_++;
-  ++result_.stats.mappings;
-  const Objectives o = costs_.objectives(delta, buffer_words_);
-  if (!admitted(o, id))
-    return;
-  ParetoPoint p;
-  p.objectives = o;
-  p.candidate = candidate_;
-  p.tiling = id;
-  result_.front.set_key(p);
-  result_.front.insert(p);
-  HierFoundPoint found{o, mapping_};
-  for (size_t l = 0; l < s_.h.levels.size(); ++l)
-    found.mapping.levels[l].order = (*level_orders_[l])[chosen_order_[l]];
-  result_.found.insert_or_assign(id, std::move(found));
+  for (size_t row = 0; row < rows_->rows(); ++row) {
+    rows_->deliveries(row, basis_, kept_counts_, delta);
+    const std::uint64_t id = next_tiling_id_++;
+    ++result_.stats.mappings;
+    const Objectives o = costs_.objectives(delta, buffer_words_);
+    if (!admitted(o, id))
+      continue;
+    ParetoPoint p;
+    p.objectives = o;
+    p.candidate = candidate_;
+    p.tiling = id;
+    result_.front.set_key(p);
+    result_.front.insert(p);
+    HierFoundPoint found{o, mapping_};
+    for (size_t l = 0; l < s_.h.levels.size(); ++l)
+      found.mapping.levels[l].order = (*level_orders_[l])[rows_->order_of(row, l)];
+    result_.found.insert_or_assign(id, std::move(found));
+  }
 }
 
 } // namespace

@@ -4,22 +4,33 @@
 // task's own front. src/search/hier_search.cpp runs the tasks and merges their fronts.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <vector>
 
 #include "dse/model/hier_mapping_check.hpp"
+#include "dse/search/hier_rows.hpp"
 #include "dse/search/hier_search.hpp"
 #include "hier_delivery_cost.hpp"
 
 namespace dse {
 
 /// What every task reads: the problem, its mapspace constraints, the rows and keep vectors, per
-/// level and set of present dimensions the loop orders to try, and the divisors of every value a
-/// dimension's remainder takes.
+/// level and set of present dimensions the loop orders to try, the divisors of every value a
+/// dimension's remainder takes, and the symbolic rows of every support met.
 struct HierSearchSpace {
   HierSearchSpace(const Hardware &hw, const Workload &w, const Operator &op,
                   const HierSearchOptions &o);
+
+  /// The rows of the support whose loops are `present` (per level a bit per index of `dims`):
+  /// every combination of the levels' orders (the innermost level's first only when pruning: no
+  /// count reads it), built when first asked for and shared by every task.
+  const HierRowBlock &rows_of(const std::vector<std::uint64_t> &present) const;
+  /// Supports whose rows were built.
+  size_t supports() const;
 
   const Hardware &hw;
   const Hierarchy &h;
@@ -28,7 +39,8 @@ struct HierSearchSpace {
   const HierSearchOptions &options;
   std::vector<int> dims;
   OperatorTensors tensors;
-  std::vector<std::uint64_t> relevant; // per tensor: a bit per workload dimension it uses
+  std::vector<std::uint64_t> relevant;       // per tensor: a bit per workload dimension it uses
+  std::vector<std::uint64_t> relevant_index; // the same, a bit per index of `dims`
   BoundMapspace rules;
   std::vector<std::vector<std::vector<FanoutMapping>>> rows; // spatial rows: per gap, fan-outs
   std::vector<std::vector<std::uint32_t>> keeps;
@@ -36,6 +48,14 @@ struct HierSearchSpace {
   std::vector<std::vector<std::vector<std::vector<int>>>> orders;
   std::map<std::int64_t, std::vector<std::int64_t>> divisors_of;
   bool buffer_objective = false;
+
+private:
+  mutable std::mutex rows_mutex_;
+  mutable std::map<std::vector<std::uint64_t>, std::unique_ptr<const HierRowBlock>> rows_;
+  /// The same rows indexed by the masks side by side, read without the lock, when they take at
+  /// most kDirectSupportBits bits (a support is met about once per tiling).
+  static constexpr size_t kDirectSupportBits = 20;
+  std::unique_ptr<std::atomic<const HierRowBlock *>[]> direct_rows_;
 };
 
 /// A front point found by a task, before its cost is evaluated in full.
