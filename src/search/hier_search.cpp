@@ -73,21 +73,26 @@ const HierRowBlock &HierSearchSpace::rows_of(const std::vector<std::uint64_t> &p
   if (direct_rows_)
     if (const HierRowBlock *found = direct_rows_[direct].load(std::memory_order_acquire))
       return *found;
-  const std::lock_guard lock(rows_mutex_);
-  std::unique_ptr<const HierRowBlock> &block = rows_[present];
-  if (!block) {
-    std::vector<std::span<const std::vector<int>>> level_orders;
-    for (size_t l = 0; l < present.size(); ++l) {
-      std::span<const std::vector<int>> all = orders[l][present[l]];
-      level_orders.push_back(options.prune && l + 1 == present.size()
-                                 ? all.first(std::min<size_t>(1, all.size()))
-                                 : all);
-    }
-    block = std::make_unique<const HierRowBlock>(op, dims, present, level_orders);
+  {
+    const std::lock_guard lock(rows_mutex_);
+    if (const auto found = rows_.find(present); found != rows_.end())
+      return *found->second;
   }
+  // Built outside the lock (a block is a function of its support: a block another thread built
+  // meanwhile is the same, and the first one stored is kept).
+  std::vector<std::span<const std::vector<int>>> level_orders;
+  for (size_t l = 0; l < present.size(); ++l) {
+    std::span<const std::vector<int>> all = orders[l][present[l]];
+    level_orders.push_back(options.prune && l + 1 == present.size()
+                               ? all.first(std::min<size_t>(1, all.size()))
+                               : all);
+  }
+  auto built = std::make_unique<const HierRowBlock>(op, dims, present, level_orders);
+  const std::lock_guard lock(rows_mutex_);
+  const HierRowBlock &block = *rows_.try_emplace(present, std::move(built)).first->second;
   if (direct_rows_)
-    direct_rows_[direct].store(block.get(), std::memory_order_release);
-  return *block;
+    direct_rows_[direct].store(&block, std::memory_order_release);
+  return block;
 }
 
 size_t HierSearchSpace::supports() const {
