@@ -54,8 +54,8 @@ TilePolynomial tile_polynomial(const TensorAccess &access, const std::vector<siz
 }
 
 /// The innermost level above `level` whose order (in `orders`) has a loop over a dimension of
-/// `relevant`, and how many of its loops, outermost first, reach its innermost such loop; levels
-/// 0 when there is none.
+/// `relevant`, and how many of its loops, outermost first, reach its innermost such loop (no loops
+/// when there is none).
 struct EnclosingLevel {
   size_t level = 0;
   size_t loops = 0;

@@ -68,11 +68,12 @@ HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, co
 
 const HierRowBlock &HierSearchSpace::rows_of(const std::vector<std::uint64_t> &present) const {
   size_t direct = 0;
-  for (std::uint64_t mask : present)
-    direct = direct << dims.size() | mask;
-  if (direct_rows_)
+  if (direct_rows_) {
+    for (std::uint64_t mask : present)
+      direct = direct << dims.size() | mask;
     if (const HierRowBlock *found = direct_rows_[direct].load(std::memory_order_acquire))
       return *found;
+  }
   {
     const std::lock_guard lock(rows_mutex_);
     if (const auto found = rows_.find(present); found != rows_.end())
@@ -93,11 +94,6 @@ const HierRowBlock &HierSearchSpace::rows_of(const std::vector<std::uint64_t> &p
   if (direct_rows_)
     direct_rows_[direct].store(&block, std::memory_order_release);
   return block;
-}
-
-size_t HierSearchSpace::supports() const {
-  const std::lock_guard lock(rows_mutex_);
-  return rows_.size();
 }
 
 namespace {

@@ -29,8 +29,6 @@ struct HierSearchSpace {
   /// every combination of the levels' orders (the innermost level's first only when pruning: no
   /// count reads it), built when first asked for and shared by every task.
   const HierRowBlock &rows_of(const std::vector<std::uint64_t> &present) const;
-  /// Supports whose rows were built.
-  size_t supports() const;
 
   const Hardware &hw;
   const Hierarchy &h;
