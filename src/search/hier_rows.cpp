@@ -179,7 +179,7 @@ HierRowBlock::HierRowBlock(const Operator &op, const std::vector<int> &dims,
             basis_start_.push_back(static_cast<std::uint32_t>(basis_atoms_.size()));
             readers_.push_back(0);
           }
-          readers_[basis->second] |= std::uint32_t{1} << ((l - 1) * tensors_ + t);
+          readers_[basis->second] |= count_bit(l, t, tensors_);
           entries_.push_back({basis->second, coef});
         }
         entry_start_.push_back(static_cast<std::uint32_t>(entries_.size()));
@@ -232,7 +232,7 @@ std::uint32_t HierRowBlock::kept_counts(const std::vector<std::uint32_t> &keep, 
   for (size_t l = 1; l < keep.size(); ++l)
     for (size_t t = 0; t < tensors; ++t)
       if ((keep[l] >> t & 1U) != 0)
-        kept |= std::uint32_t{1} << ((l - 1) * tensors + t);
+        kept |= count_bit(l, t, tensors);
   return kept;
 }
 
@@ -241,7 +241,7 @@ void HierRowBlock::deliveries(size_t row, const std::vector<double> &b, std::uin
   const std::uint32_t *start = entry_start_.data() + row * (levels_ - 1) * tensors_;
   for (size_t l = 1; l < levels_; ++l)
     for (size_t t = 0; t < tensors_; ++t, ++start) {
-      if ((kept >> ((l - 1) * tensors_ + t) & 1U) == 0)
+      if ((kept & count_bit(l, t, tensors_)) == 0)
         continue;
       double sum = 0;
       for (std::uint32_t e = start[0]; e < start[1]; ++e)

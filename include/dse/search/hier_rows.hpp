@@ -75,6 +75,10 @@ private:
     std::uint32_t basis = 0;
     double coef = 0;
   };
+  /// The bit of on-chip level `level`'s count of tensor `tensor` in a set of counts.
+  static std::uint32_t count_bit(size_t level, size_t tensor, size_t tensors) {
+    return std::uint32_t{1} << ((level - 1) * tensors + tensor);
+  }
   /// Adds an atom of dimension dims[dim_index]: the tiling factors it multiplies.
   std::uint32_t add_atom(std::uint32_t dim_index, const HierAtom &atom);
 
