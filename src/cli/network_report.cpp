@@ -62,7 +62,8 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
       << " words)\n"
       << "  changes to the segment plan: " << s.split.size() << " runs split into singles, "
       << s.joined.size() << " other runs fused, " << s.copied.size()
-      << " eliminated movement nodes as copies\n"
+      << " eliminated movement nodes as copies, " << s.parted.size()
+      << " split regions run part by part\n"
       << "  total: latency " << num(t.latency_s) << " s, energy " << num(t.energy_pj)
       << " pJ, DRAM " << num(t.dram_words) << " words, MACs " << num(t.macs) << "\n";
   for (const PassContribution &c : s.contributions)
@@ -113,24 +114,29 @@ void hierarchy_schedule_lines(std::ostringstream &out, const NetworkPlan &p, con
         << num(s.front.front().energy_pj) << " pJ\n";
 }
 
-/// The whole-node analysis: every node run whole with its live tensors in the global buffer,
-/// hotspots split (VMOC).
+/// The memory plan of whole tensors: every node run whole with its live tensors in the global
+/// buffer, hotspots split (VMOC), the regions proposed to the schedule. Its own DRAM words,
+/// latency and energy (operands moved whole once) are printed only without the segment
+/// searches: the schedule's are the plan's figures.
 void memory_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
   int split = 0;
   for (const SplitDecision &d : p.split.decisions)
     split += d.split ? 1 : 0;
   const MemoryReport &b = p.memory_before, &a = p.memory_after;
   const SimulationResult &sb = p.split.before, &sa = p.split.after;
-  out << "whole-node memory plan (an analysis beside the schedule: nodes run whole, operands "
-         "moved whole, live tensors in "
+  out << "memory plan of whole tensors (nodes run whole, live tensors in "
       << escape_control(b.level) << "; hotspots split, benefit in " << objective_word(o.objective)
       << "): " << b.hotspots.size() << " hotspot runs, " << p.split.decisions.size()
-      << " hotspot nodes tried, " << split << " split; schedule of "
-      << super_node_schedule(p.split).size() << " units\n"
+      << " hotspot nodes tried, " << split << " split regions";
+  if (o.search_segments)
+    out << " proposed to the schedule (" << p.schedule.parted.size() << " run part by part)";
+  out << "\n"
       << "  " << escape_control(b.level) << " peak (capacity " << num(b.capacity_words)
       << "): " << num(b.peak_words) << " -> " << num(a.peak_words) << " words; memory compression "
-      << percent(p.compression()) << "\n"
-      << "  DRAM traffic: " << num(sb.dram_words()) << " -> " << num(sa.dram_words())
+      << percent(p.compression()) << "\n";
+  if (o.search_segments)
+    return;
+  out << "  DRAM traffic: " << num(sb.dram_words()) << " -> " << num(sa.dram_words())
       << " words (spills " << num(sb.spill_words) << " -> " << num(sa.spill_words) << ")\n"
       << "  latency: " << num(sb.latency_s) << " -> " << num(sa.latency_s)
       << " s; energy: " << num(sb.energy_pj) << " -> " << num(sa.energy_pj) << " pJ; halo MACs "

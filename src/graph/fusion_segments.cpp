@@ -24,6 +24,8 @@ const char *segment_kind_name(SegmentKind kind) {
     return "vector";
   case SegmentKind::Movement:
     return "movement";
+  case SegmentKind::Split:
+    return "split";
   }
   return "?";
 }

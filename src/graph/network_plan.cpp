@@ -1,6 +1,8 @@
 // The `dse network` pipeline as a script: each pass reads the graph and earlier results.
 #include "dse/graph/network_plan.hpp"
 
+#include "dse/graph/parted_segment.hpp"
+
 #include <chrono>
 #include <exception>
 #include <tbb/parallel_invoke.h>
@@ -44,7 +46,8 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
     return plan_on_hierarchy(graph, hw, options, std::move(plan), start);
   // The whole-node memory plan and the segment searches read only the graph, so the first runs
   // beside the second (on one thread of the searches' arena; in order with --threads 1). Their
-  // errors are raised in the order of the passes, whichever thread met its error first.
+  // errors are raised in the order of the passes, whichever thread met its error first. The
+  // schedule, which may run the memory plan's split regions part by part, follows both.
   std::exception_ptr split_error, fusion_error;
   const auto split_pass = [&] {
     try {
@@ -57,24 +60,29 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
       split_error = std::current_exception();
     }
   };
+  const FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
   const auto fusion_pass = [&] {
     if (!options.search_segments)
       return;
     try {
-      FusionOptions fusion{options.objective, options.search, &plan.movement, options.progress};
       plan.fusion = plan_fusion(graph, hw, fusion);
-      plan.schedule =
-          schedule_network(graph, hw, plan.fusion, options.search.latency_model, options.objective);
     } catch (...) {
       fusion_error = std::current_exception();
     }
   };
   thread_arena(options.search.threads).execute([&] {
     tbb::parallel_invoke(split_pass, fusion_pass);
+    for (const std::exception_ptr &error : {split_error, fusion_error})
+      if (error)
+        std::rethrow_exception(error);
+    if (!options.search_segments)
+      return;
+    // The split regions join the schedule as segments run part by part.
+    const std::vector<Segment> regions =
+        parted_segments(graph, hw, plan.split.regions, plan.fusion.unfused, fusion);
+    plan.schedule = schedule_network(graph, hw, plan.fusion, regions, options.search.latency_model,
+                                     options.objective);
   });
-  for (const std::exception_ptr &error : {split_error, fusion_error})
-    if (error)
-      std::rethrow_exception(error);
   plan.layout = plan_layout(graph, hw);
   plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return plan;

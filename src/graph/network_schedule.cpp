@@ -170,6 +170,7 @@ SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resid
       t.reads = t.writes = 0;
     }
   SegmentCost c = sequence_cost(std::move(parts), hw, model);
+  c.buffer_words = s.cost.buffer_words; // its tiles (a split region's: and its slabs) stay
   c.fused = s.cost.fused;
   c.restreamed = s.cost.restreamed;
   return c;
@@ -212,6 +213,7 @@ struct Refinement {
   std::vector<int> split;  // first nodes of the plan's fused runs run as their singles instead
   std::vector<int> joined; // first nodes of other runs run fused instead of their singles
   std::vector<int> copied; // eliminated movement nodes run as copies instead
+  std::vector<int> parted; // first nodes of split regions run part by part instead
 };
 
 /// The nodes of the segments of `runs` whose first node is in `firsts`.
@@ -230,29 +232,45 @@ struct RefinedSegments {
   SegmentRefs segments;
 };
 
-/// The plan's segments with `r` applied, in graph order of their first node.
-RefinedSegments refined(const FusionPlan &plan, const Refinement &r, const Graph &graph,
+/// What a schedule may run instead of the plan's segments: the plan, and its split regions
+/// each run part by part as one segment.
+struct ScheduleInputs {
+  const FusionPlan &plan;
+  const std::vector<Segment> &regions;
+};
+
+/// The plan's segments with `r` applied, in graph order of their first node; a region run part
+/// by part replaces the segments whose first node it holds.
+RefinedSegments refined(const ScheduleInputs &in, const Refinement &r, const Graph &graph,
                         const Hardware &hw, LatencyModel model) {
+  const FusionPlan &plan = in.plan;
   const std::vector<int> joined = nodes_of(plan.other_fused, r.joined);
+  const std::vector<int> parted = nodes_of(in.regions, r.parted);
   RefinedSegments out;
   out.copies.reserve(r.copied.size());
+  const auto add = [&](const Segment *s) {
+    if (!contains(parted, s->nodes.front()))
+      out.segments.push_back(s);
+  };
   for (const Segment &s : plan.segments) {
     const int first = s.nodes.front();
     if (s.kind == SegmentKind::Fused && contains(r.split, first)) {
       for (const Segment &single : plan.unfused)
         if (single.kind == SegmentKind::Single && contains(s.nodes, single.nodes.front()) &&
             !contains(joined, single.nodes.front()))
-          out.segments.push_back(&single);
+          add(&single);
     } else if (s.eliminated && contains(r.copied, first)) {
-      out.segments.push_back(
-          &out.copies.emplace_back(standalone_segment(graph, hw, first, model, false)));
+      add(&out.copies.emplace_back(standalone_segment(graph, hw, first, model, false)));
     } else if (!contains(joined, first)) {
-      out.segments.push_back(&s);
+      add(&s);
     }
   }
   for (const Segment &p : plan.other_fused)
     if (contains(r.joined, p.nodes.front()))
-      out.segments.push_back(&p);
+      add(&p);
+  for (const Segment &region : in.regions)
+    if (contains(r.parted, region.nodes.front()))
+      out.segments.push_back(&region);
   std::stable_sort(
       out.segments.begin(), out.segments.end(),
       [](const Segment *a, const Segment *b) { return a->nodes.front() < b->nodes.front(); });
@@ -274,9 +292,20 @@ struct Change {
   const Segment *segment;
 };
 
+/// Whether `segments` cover every node of `graph` once: no segment overlaps another, and a
+/// region run part by part holds whole the segments it replaces.
+bool covers_each_node_once(const Graph &graph, const SegmentRefs &segments) {
+  std::vector<int> times(graph.nodes.size(), 0);
+  for (const Segment *s : segments)
+    for (int v : s->nodes)
+      ++times[static_cast<size_t>(v)];
+  return std::all_of(times.begin(), times.end(), [](int t) { return t == 1; });
+}
+
 /// Every change, in graph order of the segments: the plan's runs split, the other runs
-/// joined, the eliminated movement nodes copied.
-std::vector<Change> changes_of(const FusionPlan &plan) {
+/// joined, the eliminated movement nodes copied, the split regions run part by part.
+std::vector<Change> changes_of(const ScheduleInputs &in) {
+  const FusionPlan &plan = in.plan;
   std::vector<Change> out;
   for (const Segment &s : plan.segments)
     if (s.kind == SegmentKind::Fused)
@@ -285,6 +314,8 @@ std::vector<Change> changes_of(const FusionPlan &plan) {
       out.push_back({&Refinement::copied, &s});
   for (const Segment &p : plan.other_fused)
     out.push_back({&Refinement::joined, &p});
+  for (const Segment &region : in.regions)
+    out.push_back({&Refinement::parted, &region});
   std::stable_sort(out.begin(), out.end(), [](const Change &a, const Change &b) {
     return a.segment->nodes.front() < b.segment->nodes.front();
   });
@@ -325,14 +356,21 @@ Refinement without_elimination(const FusionPlan &plan, Refinement r) {
   return r;
 }
 
+/// `r` without splitting: no region run part by part.
+Refinement without_splitting(Refinement r) {
+  r.parted.clear();
+  return r;
+}
+
 /// The search for the schedule: from the plan's segments, changes made or undone while the
 /// schedule gets cheaper. Every schedule it evaluates can run, so each is a point for the front.
 class ScheduleSearch {
 public:
-  ScheduleSearch(const Graph &graph, const Hardware &hw, const FusionPlan &plan, LatencyModel model,
-                 PlanObjective objective)
-      : graph_(graph), hw_(hw), plan_(plan), model_(model), objective_(objective),
-        changes_(changes_of(plan)), evaluated_(plan.total.front), best_(schedule(r_, true)) {}
+  ScheduleSearch(const Graph &graph, const Hardware &hw, const ScheduleInputs &inputs,
+                 LatencyModel model, PlanObjective objective)
+      : graph_(graph), hw_(hw), inputs_(inputs), plan_(inputs.plan), model_(model),
+        objective_(objective), changes_(changes_of(inputs)), evaluated_(plan_.total.front),
+        best_(schedule(r_, true)) {}
 
   /// The plan's segments were chosen with every tensor between them through DRAM. With tensors
   /// kept on chip, a fused run may cost more than its singles (their intermediates kept whole)
@@ -340,20 +378,25 @@ public:
   /// buffer kept whole or not at all, more than a copy that lets them be kept apart. Each change
   /// is made, or undone, where that makes the schedule cheaper, in graph order, until a pass
   /// over them all finds none; then the schedule without fusion and the one without movement
-  /// elimination are tried whole, and the search goes on from either if it is cheaper. Every
-  /// step strictly improves, so this ends, and no pass's contribution is negative.
+  /// elimination are tried whole, and the search goes on from either if it is cheaper. A split
+  /// region run part by part replaces the segments it holds whole, so it is tried where they
+  /// are all inside it, and the schedule without splitting is tried whole too. Every step
+  /// strictly improves, so this ends, and no pass's contribution is negative.
   NetworkSchedule run() {
     do {
       while (improve_by_changes()) {
       }
     } while (adopt_if_cheaper(without_fusion(plan_, r_)) ||
-             adopt_if_cheaper(without_elimination(plan_, r_)));
+             adopt_if_cheaper(without_elimination(plan_, r_)) ||
+             adopt_if_cheaper(without_splitting(r_)));
     best_.split = r_.split;
     best_.joined = r_.joined;
     best_.copied = r_.copied;
-    for (const Segment *s : refined(plan_, r_, graph_, hw_, model_).segments)
+    best_.parted = r_.parted;
+    for (const Segment *s : refined(inputs_, r_, graph_, hw_, model_).segments)
       best_.segments.push_back(*s);
     best_.contributions.push_back({"fusion", schedule(without_fusion(plan_, r_), true).total});
+    best_.contributions.push_back({"splitting", schedule(without_splitting(r_), true).total});
     best_.contributions.push_back({"on-chip residency", schedule(r_, false).total});
     best_.contributions.push_back(
         {"movement elimination", schedule(without_elimination(plan_, r_), true).total});
@@ -364,14 +407,16 @@ public:
 private:
   /// The schedule of the plan refined by `r`, its segments not copied.
   NetworkSchedule schedule(const Refinement &r, bool keep_on_chip) {
-    const RefinedSegments segments = refined(plan_, r, graph_, hw_, model_);
+    const RefinedSegments segments = refined(inputs_, r, graph_, hw_, model_);
     NetworkSchedule s = schedule_of(graph_, hw_, segments.segments, model_, keep_on_chip);
     evaluated_.push_back(point_of(s, segments.segments));
     return s;
   }
 
-  /// Takes `r` when its schedule is cheaper than the best so far.
+  /// Takes `r` when it runs every node once and its schedule is cheaper than the best so far.
   bool adopt_if_cheaper(const Refinement &r) {
+    if (!covers_each_node_once(graph_, refined(inputs_, r, graph_, hw_, model_).segments))
+      return false;
     NetworkSchedule trial = schedule(r, true);
     if (!(rank(trial.total, objective_) < rank(best_.total, objective_)))
       return false;
@@ -400,6 +445,7 @@ private:
 
   const Graph &graph_;
   const Hardware &hw_;
+  const ScheduleInputs inputs_;
   const FusionPlan &plan_;
   LatencyModel model_;
   PlanObjective objective_;
@@ -430,15 +476,27 @@ NetworkSchedule through_dram_schedule(const Graph &graph, const FusionPlan &plan
   return out;
 }
 
+NetworkSchedule residency_schedule(const Graph &graph, const Hardware &hw,
+                                   const std::vector<Segment> &segments, LatencyModel model) {
+  SegmentRefs refs;
+  for (const Segment &s : segments)
+    refs.push_back(&s);
+  NetworkSchedule out = schedule_of(graph, hw, refs, model, true);
+  out.segments = segments;
+  return out;
+}
+
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
-                                 LatencyModel model, PlanObjective objective) {
+                                 const std::vector<Segment> &regions, LatencyModel model,
+                                 PlanObjective objective) {
+  const ScheduleInputs inputs{plan, regions};
   // The same search for the other objective, beside it, adds the schedules it reaches to the
   // front.
   const PlanObjective other =
       objective == PlanObjective::Latency ? PlanObjective::Energy : PlanObjective::Latency;
   NetworkSchedule best, other_best;
-  tbb::parallel_invoke([&] { best = ScheduleSearch(graph, hw, plan, model, objective).run(); },
-                       [&] { other_best = ScheduleSearch(graph, hw, plan, model, other).run(); });
+  tbb::parallel_invoke([&] { best = ScheduleSearch(graph, hw, inputs, model, objective).run(); },
+                       [&] { other_best = ScheduleSearch(graph, hw, inputs, model, other).run(); });
   best.front = front_union(best.front, other_best.front, PlanFrontPolicy{});
   return best;
 }

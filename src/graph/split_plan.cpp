@@ -49,13 +49,6 @@ private:
     return std::any_of(c.begin(), c.end(), [&](int v) { return r.contains(v); });
   }
 
-  bool leaves(const SplitRegion &r, int tensor) const {
-    const GraphTensor &t = graph_.tensor(tensor);
-    return t.is_output || t.consumers.empty() ||
-           std::any_of(t.consumers.begin(), t.consumers.end(),
-                       [&](int v) { return !r.contains(v); });
-  }
-
   /// Row regions stream their boundary tensors: nothing of them stays on chip.
   void mark_boundaries(const SplitRegion &r) {
     for (int v : r.nodes) {
@@ -64,7 +57,7 @@ private:
         if (graph_.tensor(t).kind != TensorKind::Weight && !produced_in(r, t))
           plan_.buffers[static_cast<size_t>(t)].dram_only = true;
       for (int t : n.outputs)
-        if (leaves(r, t))
+        if (leaves_region(graph_, r, t))
           plan_.buffers[static_cast<size_t>(t)].dram_only = true;
     }
   }
@@ -112,9 +105,8 @@ private:
     if (read_in(r, out))
       step.accesses.push_back({slab(index, out, part, slice_words(graph_, out, dim, range)),
                                slice_words(graph_, out, dim, range), true});
-    if (leaves(r, out)) {
-      const std::int64_t extent = graph_.tensor(out).shape[dim];
-      const Range share{extent / r.parts * part, extent / r.parts * (part + 1)};
+    if (leaves_region(graph_, r, out)) {
+      const Range share = share_of(graph_.tensor(out).shape[dim], r.parts, part);
       step.accesses.push_back({out, slice_words(graph_, out, dim, share), true});
     }
     return step;

@@ -77,17 +77,6 @@ Range hull(Range a, Range b) {
   return {std::min(a.begin, b.begin), std::max(a.end, b.end)};
 }
 
-Range share(std::int64_t extent, int parts, int p) {
-  return {extent / parts * p, extent / parts * (p + 1)};
-}
-
-/// Whether `tensor` leaves the region (read outside it, a graph output, or never read).
-bool leaves(const Graph &graph, const SplitRegion &r, int tensor) {
-  const GraphTensor &t = graph.tensor(tensor);
-  return t.is_output || t.consumers.empty() ||
-         std::any_of(t.consumers.begin(), t.consumers.end(), [&](int c) { return !r.contains(c); });
-}
-
 bool fill_ranges(const Graph &graph, SplitRegion &r) {
   const size_t n = r.nodes.size();
   r.ranges.assign(n, std::vector<Range>(static_cast<size_t>(r.parts)));
@@ -95,13 +84,13 @@ bool fill_ranges(const Graph &graph, SplitRegion &r) {
     const int node = r.nodes[i];
     const int out = graph.node(node).outputs[0];
     const std::int64_t extent = graph.tensor(out).shape[r.dim(graph, node)];
-    const bool handed_on = leaves(graph, r, out);
+    const bool handed_on = leaves_region(graph, r, out);
     if (handed_on && extent % r.parts != 0)
       return false;
     for (int p = 0; p < r.parts; ++p) {
       Range &range = r.ranges[i][static_cast<size_t>(p)];
       if (handed_on)
-        range = hull(range, share(extent, r.parts, p));
+        range = hull(range, share_of(extent, r.parts, p));
       if (range.size() <= 0)
         return false;
       for (int in : graph.node(node).inputs) {
@@ -137,6 +126,17 @@ bool valid_nodes(const Graph &graph, int first, int last, SplitAxis axis, int of
 }
 
 } // namespace
+
+Range share_of(std::int64_t extent, int parts, int part) {
+  return {extent / parts * part, extent / parts * (part + 1)};
+}
+
+bool leaves_region(const Graph &graph, const SplitRegion &region, int tensor) {
+  const GraphTensor &t = graph.tensor(tensor);
+  return t.is_output || t.consumers.empty() ||
+         std::any_of(t.consumers.begin(), t.consumers.end(),
+                     [&](int c) { return !region.contains(c); });
+}
 
 size_t SplitRegion::dim(const Graph &graph, int node) const {
   const GraphNode &n = graph.node(node);

@@ -31,7 +31,7 @@ TEST_F(HierNetworkCommand, WritesTheSummarySegmentsAndNetworkFront) {
                        "tensor between segments through DRAM\n  total: latency "),
             std::string::npos)
       << r.out;
-  EXPECT_EQ(r.out.find("whole-node memory plan"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("memory plan of whole tensors"), std::string::npos) << r.out;
   EXPECT_EQ(listing(), std::vector<std::string>{"report"});
   for (const char *file : {"summary.txt", "segments.csv", "network_front.csv"})
     EXPECT_TRUE(exists(std::string("report/") + file)) << file;

@@ -160,8 +160,8 @@ TEST(FusionSegments, WindowFusionMovesFewerDramWordsOnRealNetworks) {
         EXPECT_LT(windows.total.dram_words, pairwise.total.dram_words);
       }
       const LatencyModel model = options.search.latency_model;
-      const NetworkSchedule with = schedule_network(g, hw, windows, model, objective);
-      const NetworkSchedule without = schedule_network(g, hw, pairwise, model, objective);
+      const NetworkSchedule with = schedule_network(g, hw, windows, {}, model, objective);
+      const NetworkSchedule without = schedule_network(g, hw, pairwise, {}, model, objective);
       EXPECT_LE(with.total.dram_words, without.total.dram_words);
     }
     EXPECT_GT(plans_with_windows, 0);
@@ -191,8 +191,8 @@ TEST(FusionSegments, RunsOfThreeMoveFewerDramWordsOnInvertedResiduals) {
   EXPECT_GT(three, 0) << "no run of three on the plan";
   EXPECT_LT(runs.total.dram_words, pairs.total.dram_words);
   const LatencyModel model = options.search.latency_model;
-  EXPECT_LT(schedule_network(g, hw, runs, model, options.objective).total.dram_words,
-            schedule_network(g, hw, pairs, model, options.objective).total.dram_words);
+  EXPECT_LT(schedule_network(g, hw, runs, {}, model, options.objective).total.dram_words,
+            schedule_network(g, hw, pairs, {}, model, options.objective).total.dram_words);
 }
 
 TEST(FusionSegments, NetworkFrontEndsAreTheOptimalPlans) {

@@ -13,10 +13,12 @@
 #include "dse/graph/lowering.hpp"
 #include "dse/graph/movement_elimination.hpp"
 #include "dse/graph/segment_search.hpp"
+#include "dse/graph/split_region.hpp"
 
 namespace dse {
 
-enum class SegmentKind { Single, Fused, Vector, Movement };
+/// Split: a split region run part by part (parted_segment.hpp).
+enum class SegmentKind { Single, Fused, Vector, Movement, Split };
 const char *segment_kind_name(SegmentKind kind);
 
 struct Segment {
@@ -27,6 +29,7 @@ struct Segment {
   SegmentCost cost;
   std::map<std::string, int> graph_tensors; // the graph tensor behind each tensor cost.parts name
   bool eliminated = false;                  // a movement node that moves nothing: an alias
+  SplitRegion region;                       // Split: the region run part by part
 
   bool feasible() const { return !no_fit; }
 };

@@ -1,8 +1,9 @@
 // The graph-level pipeline of `dse network`, one pass per line: movement elimination, bank
 // mapping, memory hotspots, adaptive splitting, fusion segments searched by the matrix engine,
-// the one schedule they make with tensors kept on chip between segments, and layout/parallelism
-// planning. On a general hierarchy: movement elimination, bank mapping, each compute node
-// searched alone, and their schedule through DRAM (docs/HIERARCHY.md §8.5).
+// the one schedule they make (split regions run part by part, tensors kept on chip between
+// segments), and layout/parallelism planning. On a general hierarchy: movement elimination, bank
+// mapping, each compute node searched alone, and their schedule through DRAM
+// (docs/HIERARCHY.md §8.5).
 #pragma once
 
 #include "dse/graph/adaptive_split.hpp"

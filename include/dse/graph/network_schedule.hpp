@@ -32,6 +32,7 @@ struct NetworkSchedule {
   std::vector<int> split;         // first nodes of the plan's fused runs run as their singles
   std::vector<int> joined;        // first nodes of other fused runs run instead of their singles
   std::vector<int> copied;        // the plan's eliminated movement nodes run as copies
+  std::vector<int> parted;        // first nodes of the split regions run part by part
   std::vector<int> order;         // segments in the order they run
   std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip (its
                                   // front stays the segment's own, in segments[i].cost)
@@ -39,7 +40,8 @@ struct NetworkSchedule {
   ScheduleTotals total;
   double capacity_words = 0; // of the global buffer
   double peak_words = 0;     // the most it holds: a segment's tiles and the resident tensors
-  std::vector<PassContribution> contributions; // fusion, on-chip residency, movement elimination
+  std::vector<PassContribution> contributions; // fusion, splitting, on-chip residency, movement
+                                               // elimination
   /// The network's front: the plan's segment front (every segmentation and segment mapping,
   /// tensors between segments through DRAM) united with every schedule evaluated (this one, the
   /// changes tried and the contributions', and those of the same search for the other
@@ -57,11 +59,19 @@ struct NetworkSchedule {
 /// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
 /// From the plan's segments, a local search in `objective`: each fused run of the plan run as
 /// its singles, each other fused run searched (FusionPlan::other_fused) run instead of its
-/// singles, and each eliminated movement node run as a copy, one change made or undone at a
-/// time while the schedule gets cheaper; the schedules without fusion and without movement
-/// elimination are tried whole too, so no contribution is negative.
+/// singles, each eliminated movement node run as a copy, and each of `regions` (split regions
+/// run part by part, parted_segment.hpp) run instead of the segments it holds, one change made
+/// or undone at a time while the schedule gets cheaper; the schedules without fusion, without
+/// movement elimination and without splitting are tried whole too, so no contribution is
+/// negative.
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
-                                 LatencyModel model, PlanObjective objective);
+                                 const std::vector<Segment> &regions, LatencyModel model,
+                                 PlanObjective objective);
+
+/// The schedule of `segments` as they are, tensors passed between them kept whole in the global
+/// buffer where they fit (the packing of schedule_network): how a split region runs one part.
+NetworkSchedule residency_schedule(const Graph &graph, const Hardware &hw,
+                                   const std::vector<Segment> &segments, LatencyModel model);
 
 /// The schedule of `plan`'s segments as they are, every tensor between segments through DRAM
 /// (the backing store), as each segment's search assumes: the schedule of a general hierarchy,

@@ -46,6 +46,13 @@ struct SplitRegion {
 std::optional<SplitRegion> make_region(const Graph &graph, int first, int last, SplitAxis axis,
                                        int parts, int offset = 1);
 
+/// The share of part `part` of an axis of `extent` split into `parts` (what the part writes of a
+/// tensor that leaves its region).
+Range share_of(std::int64_t extent, int parts, int part);
+
+/// Whether `tensor` leaves `region`: read outside it, a graph output, or never read.
+bool leaves_region(const Graph &graph, const SplitRegion &region, int tensor);
+
 /// The range of input `input_tensor`'s split axis that `node` reads to produce `out` of its own
 /// (rows: the window with its halo; channels: the same channels, since only the vector nodes
 /// after a region's head read a split tensor).

@@ -1,0 +1,180 @@
+// Split regions as segments of the network schedule: each distinct part planned and scheduled as
+// a graph of its own, the parts' counts added up under names that keep apart the segments of a
+// part and point the tensors shared with the rest of the graph back to it.
+#include "dse/graph/parted_segment.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "dse/graph/network_schedule.hpp"
+#include "dse/graph/split_part.hpp"
+
+namespace dse {
+
+namespace {
+
+/// One part's counts, in the order its segments run, and the whole graph's tensor behind each
+/// tensor it shares with the rest of the graph.
+struct PartRun {
+  std::vector<SegmentPart> parts;
+  std::map<std::string, int> graph_tensors;
+  double peak_words = 0;
+};
+
+/// Parts with equal keys are equal searches: every tensor's shape and every window's padding.
+std::string part_key(const Graph &part) {
+  std::string key;
+  for (const GraphTensor &t : part.tensors)
+    key += shape_text(t.shape);
+  for (const GraphNode &n : part.nodes)
+    key += "|" + shape_text(n.attrs.pads);
+  return key;
+}
+
+/// Whether a tensor of a part graph is shared with the rest of the graph (read from or written
+/// to it), not kept inside the part.
+bool shared(const GraphTensor &t) { return t.kind != TensorKind::Activation || t.is_output; }
+
+/// Words of the tensors a part computes and reads itself (its slabs).
+double slab_words(const Graph &part) {
+  double words = 0;
+  for (const GraphTensor &t : part.tensors)
+    if (!shared(t))
+      words += static_cast<double>(element_count(t.shape));
+  return words;
+}
+
+/// `hw` with its global buffer less `words`: what a part's searches may fill beside its slabs.
+std::optional<Hardware> beside(const Hardware &hw, double words) {
+  const auto left = hw.gb_capacity_words() - static_cast<std::int64_t>(words);
+  if (left <= 0)
+    return std::nullopt;
+  Hardware out = hw;
+  out.levels.at(1).capacity_words = left;
+  return out;
+}
+
+/// The part planned with its compute nodes searched alone in the global buffer left beside all
+/// its slabs, so that every slab stays on chip beside every segment's tiles.
+std::optional<PartRun> run_part(const PartGraph &part, const Hardware &hw,
+                                const FusionOptions &options) {
+  const std::optional<Hardware> searched = beside(hw, slab_words(part.graph));
+  if (!searched)
+    return std::nullopt;
+  FusionOptions alone = options;
+  alone.search.fusion = false;
+  alone.movement = nullptr;
+  alone.progress = {};
+  FusionPlan plan;
+  try {
+    plan = plan_fusion(part.graph, *searched, alone);
+  } catch (const UserError &) {
+    return std::nullopt; // no mapping fits a segment of the part
+  }
+  const NetworkSchedule s =
+      residency_schedule(part.graph, hw, plan.segments, options.search.latency_model);
+  PartRun run;
+  run.peak_words = s.peak_words;
+  for (int index : s.order) {
+    const auto k = static_cast<size_t>(index);
+    for (SegmentPart p : s.costs[k].parts) {
+      for (TensorDramWords &t : p.tensors) {
+        const std::string name = std::to_string(k) + "/" + t.tensor;
+        const auto bound = s.segments[k].graph_tensors.find(t.tensor);
+        if (bound != s.segments[k].graph_tensors.end() && shared(part.graph.tensor(bound->second)))
+          run.graph_tensors[name] = part.sources[static_cast<size_t>(bound->second)].tensor;
+        t.tensor = name;
+      }
+      run.parts.push_back(std::move(p));
+    }
+  }
+  return run;
+}
+
+std::string region_label(const Graph &graph, const SplitRegion &region) {
+  std::string out;
+  for (int v : region.nodes)
+    out += (out.empty() ? "" : "+") + graph.node(v).name;
+  return out + " in " + std::to_string(region.parts) + " parts along " +
+         split_axis_name(region.axis);
+}
+
+/// The nodes of `region` grown to whole segments of `unfused`.
+std::pair<int, int> widened(const SplitRegion &region, const std::vector<Segment> &unfused) {
+  int first = region.nodes.front(), last = region.nodes.back();
+  for (bool grown = true; grown;) {
+    grown = false;
+    for (const Segment &s : unfused) {
+      const auto [lo, hi] = std::minmax_element(s.nodes.begin(), s.nodes.end());
+      if (*hi < first || *lo > last || (*lo >= first && *hi <= last))
+        continue;
+      first = std::min(first, *lo);
+      last = std::max(last, *hi);
+      grown = true;
+    }
+  }
+  return {first, last};
+}
+
+/// The objective first, the other as the tie-break.
+std::pair<double, double> rank(const SegmentCost &c, PlanObjective objective) {
+  if (objective == PlanObjective::Latency)
+    return {c.latency_s, c.energy_pj};
+  return {c.energy_pj, c.latency_s};
+}
+
+} // namespace
+
+std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
+                                      const SplitRegion &region, const FusionOptions &options) {
+  std::map<std::string, std::optional<PartRun>> runs;
+  std::vector<SegmentPart> parts;
+  Segment s;
+  for (int p = 0; p < region.parts; ++p) {
+    const std::optional<PartGraph> part = part_graph(graph, region, p);
+    if (!part)
+      return std::nullopt;
+    const std::string key = part_key(part->graph);
+    auto run = runs.find(key);
+    if (run == runs.end())
+      run = runs.emplace(key, run_part(*part, hw, options)).first;
+    if (!run->second)
+      return std::nullopt;
+    parts.insert(parts.end(), run->second->parts.begin(), run->second->parts.end());
+    s.graph_tensors.insert(run->second->graph_tensors.begin(), run->second->graph_tensors.end());
+    s.cost.buffer_words = std::max(s.cost.buffer_words, run->second->peak_words);
+  }
+  s.kind = SegmentKind::Split;
+  s.nodes = region.nodes;
+  s.region = region;
+  s.label = region_label(graph, region);
+  const double peak = s.cost.buffer_words;
+  s.cost = sequence_cost(std::move(parts), hw, options.search.latency_model);
+  s.cost.buffer_words = peak;
+  s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
+  return s;
+}
+
+std::vector<Segment> parted_segments(const Graph &graph, const Hardware &hw,
+                                     const std::vector<SplitRegion> &regions,
+                                     const std::vector<Segment> &unfused,
+                                     const FusionOptions &options) {
+  std::vector<Segment> out;
+  for (const SplitRegion &region : regions) {
+    const auto [first, last] = widened(region, unfused);
+    std::optional<Segment> best;
+    for (int times : kPartMultiples) {
+      const std::optional<SplitRegion> whole =
+          make_region(graph, first, last, region.axis, region.parts * times, region.offset);
+      std::optional<Segment> s = whole ? parted_segment(graph, hw, *whole, options) : std::nullopt;
+      if (s && (!best || rank(s->cost, options.objective) < rank(best->cost, options.objective)))
+        best = std::move(s);
+    }
+    if (best)
+      out.push_back(std::move(*best));
+  }
+  return out;
+}
+
+} // namespace dse
