@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tbb/parallel_for.h>
 
 #include "dse/graph/network_schedule.hpp"
 #include "dse/graph/split_part.hpp"
@@ -160,20 +161,24 @@ std::vector<Segment> parted_segments(const Graph &graph, const Hardware &hw,
                                      const std::vector<SplitRegion> &regions,
                                      const std::vector<Segment> &unfused,
                                      const FusionOptions &options) {
-  std::vector<Segment> out;
-  for (const SplitRegion &region : regions) {
+  // Regions are planned in parallel, each into its own slot, and kept in their order.
+  std::vector<std::optional<Segment>> best(regions.size());
+  tbb::parallel_for(std::size_t{0}, regions.size(), [&](std::size_t i) {
+    const SplitRegion &region = regions[i];
     const auto [first, last] = widened(region, unfused);
-    std::optional<Segment> best;
     for (int times : kPartMultiples) {
       const std::optional<SplitRegion> whole =
           make_region(graph, first, last, region.axis, region.parts * times, region.offset);
       std::optional<Segment> s = whole ? parted_segment(graph, hw, *whole, options) : std::nullopt;
-      if (s && (!best || rank(s->cost, options.objective) < rank(best->cost, options.objective)))
-        best = std::move(s);
+      if (s &&
+          (!best[i] || rank(s->cost, options.objective) < rank(best[i]->cost, options.objective)))
+        best[i] = std::move(s);
     }
-    if (best)
-      out.push_back(std::move(*best));
-  }
+  });
+  std::vector<Segment> out;
+  for (std::optional<Segment> &s : best)
+    if (s)
+      out.push_back(std::move(*s));
   return out;
 }
 
