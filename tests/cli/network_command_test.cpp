@@ -134,13 +134,17 @@ TEST_F(NetworkCommand, WritesTheReportDirectoryAndListsHotspots) {
 }
 
 // Same input, same output, whatever the thread count: every report file (the summary but its
-// planning time) of MobileNetV2 (the tiny CNN in the sanitizer suite), whose schedule keeps
-// tensors on chip and fuses pairs through windows.
+// planning time) of MobileNetV2 (the tiny CNN in the sanitizer suite), whose schedule (for
+// energy) keeps tensors on chip, fuses pairs through windows and runs a split region part by part.
 TEST_F(NetworkCommand, ReportsDoNotDependOnTheThreadCount) {
   const std::string model = repo_file(
       test_common::per_suite<std::string>("networks/mobilenet_v2.onnx", "networks/tiny-cnn.yaml"));
-  run_ok({"network", "--hw", kDsp, "--model", model, "--threads", "1", "-o", "one"});
-  run_ok({"network", "--hw", kDsp, "--model", model, "--threads", "2", "-o", "two"});
+  for (const char *threads : {"1", "2"})
+    run_ok({"network", "--hw", kDsp, "--model", model, "--objective", "energy", "--threads",
+            threads, "-o", threads == std::string("1") ? "one" : "two"});
+  if (test_common::per_suite(true, false)) {
+    EXPECT_NE(read("one/segments.csv").find(",split,"), std::string::npos);
+  }
   const auto without_time = [](std::string text) {
     const size_t at = text.find("planning time: ");
     return at == std::string::npos ? text : text.substr(0, at);
