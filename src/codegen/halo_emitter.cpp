@@ -104,13 +104,21 @@ bool follows_halos(const SegmentPlan &plan, int tile) {
                      [&](const IndexExpr &e) { return halo_of(plan.halos, owner, e) >= 0; });
 }
 
-std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &counter) {
+namespace {
+
+/// A producer input's box along its halo axes: from the first position of the halo that its
+/// producer computes (held under the halo's loop: of this step; above it: of all steps), as
+/// many as those positions read; the other axes as box_origin and the tile's extent. Also the
+/// conditions under which the box is not empty.
+struct HaloBox {
+  std::vector<std::string> origin, extent, nonempty;
+};
+
+HaloBox halo_box(const SegmentPlan &plan, int tile) {
   const TilePlan &x = tile_of(plan, tile);
-  std::vector<std::string> origin = box_origin(plan, tile);
-  std::vector<std::string> extent;
+  HaloBox box{box_origin(plan, tile), {}, {}};
   for (std::int64_t e : x.extent)
-    extent.push_back(num(e));
-  std::vector<std::string> nonempty;
+    box.extent.push_back(num(e));
   const int owner = plan.problem->tensors[static_cast<size_t>(tile)].owner;
   for (size_t a = 0; a < x.access.indices.size(); ++a) {
     const int k = halo_of(plan.halos, owner, x.access.indices[a]);
@@ -118,15 +126,28 @@ std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &
       continue;
     const HaloPlan &h = plan.halos[static_cast<size_t>(k)];
     const InputAxis in = input_axis(plan, x, a, h);
-    // Held under the halo's loop: the positions of this step; above it: all of them.
     const bool per_step = contains(x.above, h.dim);
     const std::string first = per_step ? halo_var(k, "first") : num(h.begin);
     const std::string count = per_step ? halo_var(k, "n") : num(h.end - h.begin);
-    origin[a] = sum_of({num(in.coef) + " * " + first, num(in.offset)});
-    extent[a] = num(in.coef) + " * (" + count + " - 1) + " + num(in.own_span);
+    box.origin[a] = sum_of({num(in.coef) + " * " + first, num(in.offset)});
+    box.extent[a] = num(in.coef) + " * (" + count + " - 1) + " + num(in.own_span);
     if (per_step)
-      nonempty.push_back(halo_var(k, "n") + " > 0");
+      box.nonempty.push_back(halo_var(k, "n") + " > 0");
   }
+  return box;
+}
+
+} // namespace
+
+std::vector<std::string> stored_origin(const SegmentPlan &plan, int tile) {
+  return follows_halos(plan, tile) ? halo_box(plan, tile).origin : box_origin(plan, tile);
+}
+
+std::string halo_box_load(const SegmentPlan &plan, int tile, const std::string &counter) {
+  const TilePlan &x = tile_of(plan, tile);
+  const HaloBox box = halo_box(plan, tile);
+  const std::vector<std::string> &origin = box.origin, &extent = box.extent,
+                                 &nonempty = box.nonempty;
   std::string when;
   for (const std::string &c : nonempty)
     when += (when.empty() ? "if (" : " && ") + c;

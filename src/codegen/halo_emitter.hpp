@@ -19,6 +19,10 @@ void emit_halo_ranges(CodeWriter &out, const SegmentPlan &plan, int dim);
 /// Whether `tile` is an input of the producer whose box follows the positions it computes.
 bool follows_halos(const SegmentPlan &plan, int tile);
 
+/// Per index position of `tile`, the position its box is stored from in the arena: box_origin,
+/// or, for a tile that follows halos, the first position its producer's halo reads.
+std::vector<std::string> stored_origin(const SegmentPlan &plan, int tile);
+
 /// `dram_reads[entry] += copy_in_box(...)` of such a tile: per halo axis, the box of the input
 /// that the positions computed read (at this step, or all of them when the tile is held above the
 /// halo's loop).

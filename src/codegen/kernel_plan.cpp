@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "dse/model/metrics.hpp"
 #include "dse/support/contains.hpp"
 #include "dse/support/error.hpp"
 #include "halo_plan.hpp"
@@ -205,6 +206,7 @@ SegmentPlan plan_segment(const Problem &problem, const Candidate &candidate, con
   plan.problem = &problem;
   plan.dims = plan_dims(problem, tiling);
   plan.halos = plan_halos(problem, df, plan.dims);
+  plan.residual_held = residual_held(problem, df);
   plan.description = describe(problem, candidate) + " | tiles";
   for (int d : problem.dims)
     if (!problem.is_window[static_cast<size_t>(d)])

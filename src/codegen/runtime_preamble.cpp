@@ -234,6 +234,60 @@ void copy_region(float *to, const std::array<i64, R> &to_stride, const float *fr
   }
 }
 
+/// The words before position `x` (from the tile's origin) of a tile of extents `layout` stored
+/// in `order` with its last position packed in blocks of `blk` (the layout of for_each_run).
+template <std::size_t R>
+i64 tile_offset(const std::array<i64, R> &x, const std::array<i64, R> &layout,
+                const std::array<int, R> &order, i64 blk) {
+  i64 s = blk, rest = 0;
+  for (std::size_t k = R - 1; k-- > 0;) {
+    const auto p = static_cast<std::size_t>(order[k]);
+    rest += x[p] * s;
+    s *= layout[p];
+  }
+  const i64 e = x[static_cast<std::size_t>(order[R - 1])];
+  return e / blk * s + rest + e % blk;
+}
+/// A tile in the arena: where it is, the position its box starts at, and its layout.
+template <std::size_t R> struct TileView {
+  float *at;
+  std::array<i64, R> origin, layout;
+  std::array<int, R> order;
+  i64 blk;
+  float &operator[](const std::array<i64, R> &position) const {
+    std::array<i64, R> x{};
+    for (std::size_t p = 0; p < R; ++p)
+      x[p] = position[p] - origin[p];
+    return at[tile_offset<R>(x, layout, order, blk)];
+  }
+};
+/// Adds to the positions [lo, lo + count) of an output tile, but those at or past `real`
+/// (padding), the residual read from the tile of the input it is, held on chip.
+template <std::size_t R>
+void add_held_residual(const TileView<R> &out, const TileView<R> &in,
+                       const std::array<i64, R> &lo, const std::array<i64, R> &count,
+                       const std::array<i64, R> &real) {
+  std::array<i64, R> x{};
+  for (std::size_t p = 0; p < R; ++p)
+    if (count[p] <= 0 || lo[p] >= real[p])
+      return;
+  for (;;) {
+    std::array<i64, R> v{};
+    bool inside = true;
+    for (std::size_t p = 0; p < R; ++p) {
+      v[p] = lo[p] + x[p];
+      inside = inside && v[p] < real[p];
+    }
+    if (inside)
+      out[v] += in[v];
+    std::size_t p = R;
+    while (p > 0 && ++x[p - 1] == count[p - 1])
+      x[--p] = 0;
+    if (p == 0)
+      return;
+  }
+}
+
 [[maybe_unused]] inline void zero(float *p, i64 words) {
   std::memset(p, 0, static_cast<std::size_t>(words) * sizeof(float));
 }

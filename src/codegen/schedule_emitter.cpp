@@ -2,6 +2,7 @@
 // like the schedule (prefix loops, then each operator's sub-nest).
 #include "schedule_emitter.hpp"
 
+#include "dse/support/contains.hpp"
 #include "halo_emitter.hpp"
 #include "micro_kernel.hpp"
 #include "softmax_emitter.hpp"
@@ -45,12 +46,13 @@ private:
            num(x.block) + ");";
   }
 
-  /// How an output tile starts on its first visit: zeros, or its residual's box (counted).
+  /// How an output tile starts on its first visit: zeros, or its residual's box (counted); a
+  /// held residual is added where each position is first computed (held_residual).
   std::string first_visit(int t, const std::string &zero) const {
     const int op = plan_.problem->tensors[static_cast<size_t>(t)].owner;
     const int entry =
         counters_.residual_entry[static_cast<size_t>(segment_)][static_cast<size_t>(op)];
-    if (entry < 0)
+    if (entry < 0 || plan_.residual_held)
       return zero;
     const std::string &residual = plan_.problem->op(op).einsum.residual;
     return copy("copy_in", t, residual) + " dram_reads[" + num(entry) +
@@ -115,6 +117,43 @@ private:
     out_.line("macs[" +
               num(counters_.mac_entry[static_cast<size_t>(segment_)][static_cast<size_t>(s.op)]) +
               "] += " + macs_expression(plan_, s.op) + ";");
+    if (plan_.residual_held && s.op + 1 == static_cast<int>(plan_.ops.size()))
+      held_residual(s);
+  }
+
+  /// A tile of `t` in the arena, for the run-time: where it is, where its box starts, its layout.
+  std::string view(int t) const {
+    const TilePlan &x = tile(t);
+    return "TileView<" + num(static_cast<std::int64_t>(x.extent.size())) + ">{gb + " +
+           num(x.offset) + ", " + braced(stored_origin(plan_, t)) + ", " + braced(x.extent) + ", " +
+           braced(x.order) + ", " + num(x.block) + "}";
+  }
+
+  /// The last operator's output positions that step `s` computes for the first time (every
+  /// reduction loop entered at its first tile) add the residual from the held input's tile.
+  void held_residual(const Step &s) {
+    const int out = plan_.problem->ops.back().tensors.back();
+    const TilePlan &z = tile(out);
+    std::vector<std::string> lo, real, first;
+    for (const IndexExpr &e : z.access.indices) {
+      const int d = plain_dim(e);
+      const DimPlan &dim = plan_.dims[static_cast<size_t>(d)];
+      lo.push_back(contains(s.entered, d) ? loop_var(plan_, d) + " * " + num(dim.tile) : "0");
+      real.push_back(num(dim.size));
+    }
+    for (int d : s.entered)
+      if (!z.access.uses(d))
+        first.push_back(loop_var(plan_, d) + " == 0");
+    std::vector<std::string> count;
+    for (std::int64_t e : region_extent(plan_, out, s.entered))
+      count.push_back(num(e));
+    std::string when;
+    for (const std::string &c : first)
+      when += (when.empty() ? "if (" : " && ") + c;
+    out_.line((when.empty() ? "" : when + ") ") + "add_held_residual(" + view(out) + ", " +
+              view(plan_.problem->held_residual) + ", " + braced(lo) + ", " + braced(count) + ", " +
+              braced(real) + "); // the residual from the held " +
+              plan_.problem->tensors[static_cast<size_t>(plan_.problem->held_residual)].name);
   }
 
   void step(size_t k) {

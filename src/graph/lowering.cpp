@@ -2,6 +2,7 @@
 // one trip); tensors get canonical names so that equal layers give equal workloads.
 #include "dse/graph/lowering.hpp"
 
+#include <algorithm>
 #include <map>
 #include <sstream>
 
@@ -45,7 +46,11 @@ public:
     if (const int other = residual_operand(graph_, node, graph_.node(last_node_).outputs[0]);
         other >= 0) {
       // The einsum's output starts from the other operand: the add's result is the einsum's.
-      const std::string name = tensor_name("R");
+      // A tensor the segment already reads (a block's input) keeps its name, so that the chain
+      // may hold it on chip for the add (Problem::held_residual).
+      const auto read = std::find_if(operands_.begin(), operands_.end(),
+                                     [&](const auto &operand) { return operand.second == other; });
+      const std::string name = read != operands_.end() ? read->first : tensor_name("R");
       w_.ops[static_cast<size_t>(op_)].einsum.residual = name;
       operands_[name] = other;
       last_node_ = node;

@@ -65,9 +65,9 @@ MappingReport evaluate_mapping(const Problem &problem, const Candidate &candidat
     if (const std::string &residual = problem.op(static_cast<int>(o)).einsum.residual;
         !residual.empty()) {
       const int output = problem.ops[o].tensors.back();
-      r.tensors.push_back({residual, "residual",
-                           candidate.dataflow.retention[static_cast<size_t>(output)], 0,
-                           evaluate(residual_reads(problem, static_cast<int>(o)), atoms), 0});
+      r.tensors.push_back(
+          {residual, "residual", candidate.dataflow.retention[static_cast<size_t>(output)], 0,
+           evaluate(residual_reads(problem, candidate.dataflow, static_cast<int>(o)), atoms), 0});
     }
   const double array_size = static_cast<double>(hw.effective_rows() * hw.effective_cols());
   for (size_t o = 0; o < problem.ops.size(); ++o) {

@@ -302,8 +302,15 @@ TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, i
   return out;
 }
 
-Posynomial residual_reads(const Problem &problem, int op) {
-  if (problem.op(op).einsum.residual.empty())
+bool residual_held(const Problem &problem, const Dataflow &dataflow) {
+  return problem.held_residual >= 0 && !dataflow.caches_halo() &&
+         dataflow.retention[static_cast<size_t>(problem.held_residual)] <
+             static_cast<int>(dataflow.prefix.size());
+}
+
+Posynomial residual_reads(const Problem &problem, const Dataflow &dataflow, int op) {
+  if (problem.op(op).einsum.residual.empty() ||
+      (op + 1 == static_cast<int>(problem.ops.size()) && residual_held(problem, dataflow)))
     return {};
   // Each output element's first visit starts from the residual instead of zero (later visits
   // read back partial sums as without one): the padded output once.
@@ -325,7 +332,13 @@ LocalMetrics local_metrics(const Problem &problem, const Dataflow &dataflow, int
     if (problem.fused() && dataflow.retention[static_cast<size_t>(t)] < prefix_len)
       out.other_buffer += words;
   }
-  out.dram_reads += residual_reads(problem, op);
+  // A residual that may be the chain's input held on chip counts with that input's owner, whose
+  // retention decides it: each operator's local metrics stay its own plan's.
+  const int last = static_cast<int>(problem.ops.size()) - 1;
+  if (problem.held_residual < 0)
+    out.dram_reads += residual_reads(problem, dataflow, op);
+  else if (op == problem.tensors[static_cast<size_t>(problem.held_residual)].owner)
+    out.dram_reads += residual_reads(problem, dataflow, last);
   return out;
 }
 

@@ -304,6 +304,7 @@ public:
       spans = add_link(i, spans);
     collect_dims(p_);
     collect_prefix_dims();
+    find_held_residual();
     return std::move(p_);
   }
 
@@ -372,6 +373,48 @@ private:
     for (const IndexTerm &t : e.terms)
       last += t.coef * (w_.dim_size(t.dim) - 1);
     return {span.first, span.second, span.first - e.offset, last + 1 - span.second};
+  }
+
+  /// Problem::held_residual.
+  void find_held_residual() {
+    const std::string &residual = p_.op(static_cast<int>(p_.ops.size()) - 1).einsum.residual;
+    if (residual.empty())
+      return;
+    const TensorAccess &read = p_.tensors[static_cast<size_t>(p_.ops.back().tensors.back())].access;
+    for (size_t t = 0; t < p_.tensors.size(); ++t) {
+      const ProblemTensor &x = p_.tensors[t];
+      if (x.owner != 0 || x.role != TensorRole::Input || x.access.tensor != residual ||
+          x.access.indices.size() != read.indices.size())
+        continue;
+      bool covered = true;
+      for (size_t i = 0; i < read.indices.size(); ++i)
+        covered = covered && holds(x.access.indices[i], read.indices[i]);
+      if (covered)
+        p_.held_residual = static_cast<int>(t);
+    }
+  }
+
+  /// Whether the positions of `held` over a tile of every shared dim (and all of every other)
+  /// contain those of `read` over the same tiles.
+  bool holds(const IndexExpr &held, const IndexExpr &read) const {
+    if (!read.is_plain())
+      return false;
+    const int dim = read.terms[0].dim;
+    const auto shared = [&](int d) { return contains(p_.prefix_dims, d); };
+    if (held.is_plain() && !shared(held.terms[0].dim))
+      return w_.dim_size(held.terms[0].dim) >= w_.dim_size(dim);
+    std::int64_t reach = held.offset;
+    bool has_dim = false;
+    for (const IndexTerm &term : held.terms) {
+      if (term.dim == dim && term.coef == 1 && !has_dim) {
+        has_dim = true;
+        continue;
+      }
+      if (shared(term.dim) || term.coef < 0)
+        return false;
+      reach += term.coef * (w_.dim_size(term.dim) - 1);
+    }
+    return has_dim && held.offset <= 0 && reach >= 0;
   }
 
   /// Prefix dims: the last operator's tiled dims that no earlier operator reduces over (each
@@ -493,6 +536,8 @@ std::string Problem::structure_key() const {
       write_access(out, TensorAccess{"iteration", op.iteration});
     if (!workload->ops.at(static_cast<size_t>(op.workload_op)).einsum.residual.empty())
       out << "r"; // the output starts from a residual read from DRAM
+    if (&op == &ops.back() && held_residual >= 0)
+      out << "h" << held_residual; // ... or from the chain's input held on chip
     for (int a : op.attached_ops) {
       // A softmax's normalised dim decides where its running state lives (fused metrics).
       const Operator &attached = workload->ops.at(static_cast<size_t>(a));

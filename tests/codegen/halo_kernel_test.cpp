@@ -137,6 +137,18 @@ TEST(HaloKernel, ResidualBlockFusedAndAlone) {
       expect_matches_model("residual block alone", alone.segments(), hardware());
   EXPECT_EQ(measured(a, "X (residual)", "reads"), 4 * 7 * 6);
   EXPECT_EQ(measured(a, "Z", "reads"), 4 * 7 * 6); // the second k pass reads partial sums back
+  // X held above the shared loop over q (or whole): each output position starts from the X the
+  // first convolution read, no word of the residual from DRAM.
+  for (const char *x : {"X: 1", "X: 0"}) {
+    const Schedule held(kResidualBlock,
+                        mapping("residual-block",
+                                {segment("[conv1, conv2]", "[p, q]", "conv1: [k, c], conv2: [k, c]",
+                                         std::string(x) + ", W1: 0, Y: 2, W2: 0, Z: 2",
+                                         "p: 3, q: 4, k: 4, c: 2")}));
+    const KernelOutcome h =
+        expect_matches_model(std::string("residual block held, ") + x, held.segments(), hardware());
+    EXPECT_EQ(measured(h, "X (residual)", "reads"), 0);
+  }
 }
 
 TEST(HaloKernel, ArenaPeakIsTheModelsBufferNeed) {

@@ -110,11 +110,17 @@ TEST(Lowering, ResidualAddsStartTheirConvolutionsOutput) {
   const std::optional<Workload> w = lower_segment(g, pair);
   ASSERT_TRUE(w);
   EXPECT_EQ(einsum_text(*w, 2), "Y2[k2,p2,q2] += W2[k2,k,r2,s2] * Y0a1[k,p2+r2-1,q2+s2-1]");
-  EXPECT_EQ(w->ops[2].einsum.residual, "R2");
-  // The residual is the block's input, the segment's result the second Relu's output.
+  // The residual is the block's input, which the segment reads already: it keeps that name (the
+  // chain may hold it); the segment's result is the second Relu's output.
+  EXPECT_EQ(w->ops[2].einsum.residual, "X0");
   const std::map<std::string, int> bound = segment_graph_tensors(g, pair);
-  EXPECT_EQ(bound.at("R2"), g.tensor_index("x"));
+  EXPECT_EQ(bound.at("X0"), g.tensor_index("x"));
   EXPECT_EQ(bound.at("Y2"), g.tensor_index("o"));
+  EXPECT_FALSE(bound.contains("R2"));
+  // The second convolution alone reads the block's input only as its residual.
+  const std::optional<Workload> alone = lower_segment(g, {{{2, {3, 4}}}});
+  ASSERT_TRUE(alone);
+  EXPECT_EQ(alone->ops[0].einsum.residual, "R0");
 }
 
 TEST(Lowering, EqualLayersHaveEqualKeys) {

@@ -153,5 +153,33 @@ ops:
   EXPECT_EQ(chain_fusion_problem(w, {l[0], l[1], l[2]}), "'mm2' cannot be fused with 'mm3'");
 }
 
+// A block's input read again by its add may be held on chip from the first operator's reads:
+// along each position the first operator's tiles of it cover the residual's tile of the same
+// step (a dim no shared loop tiles, or the residual's dim with windows around it).
+TEST(ChainProblem, ABlockInputIsHeldWhereTheFirstOperatorsTilesCoverTheResidual) {
+  const ChainWorkload block(test_workloads::kResidualBlock1d); // X[c, a+u+r-2] over Z[j, a]
+  const Problem chain = block.whole_chain();
+  ASSERT_GE(chain.held_residual, 0);
+  EXPECT_EQ(chain.tensors[static_cast<size_t>(chain.held_residual)].name, "X");
+  EXPECT_EQ(block.single(1).held_residual, -1); // unfused: nothing to hold it
+  // Two GEMMs whose second starts from the first one's input, or from a tensor of its own.
+  const auto gemm_pair = [](const std::string &residual) {
+    return "name: residuals\ndims: {m: 4, k: 4, n: 4, l: 4}\nops:\n"
+           "  - {name: mm1, einsum: \"Y1[m,n] += X[m,k] * W1[k,n]\"}\n"
+           "  - {name: mm2, einsum: \"Y2[m,l] += Y1[m,n] * W2[n,l]\", residual: " +
+           residual + "}\n";
+  };
+  EXPECT_GE(ChainWorkload(gemm_pair("X")).whole_chain().held_residual, 0);
+  // A residual that is not the chain's input, and one whose window misses its own positions.
+  EXPECT_EQ(ChainWorkload(gemm_pair("R")).whole_chain().held_residual, -1);
+  const ChainWorkload ahead(R"(name: ahead
+dims: {c: 2, p: 6, r: 2, k: 2, a: 6, u: 3, j: 2}
+ops:
+  - {name: conv1, einsum: "Y1[k,p] += W1[k,c,r] * X[c,p+r+2]"}
+  - {name: conv2, einsum: "Z[j,a] += W2[j,k,u] * Y1[k,a+u-1]", residual: X}
+)");
+  EXPECT_EQ(ahead.whole_chain().held_residual, -1);
+}
+
 } // namespace
 } // namespace dse

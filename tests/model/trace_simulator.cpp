@@ -3,6 +3,8 @@
 // predicts.
 #include "model/trace_simulator.hpp"
 
+#include "dse/model/metrics.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <random>
@@ -194,6 +196,7 @@ private:
   /// The part of producer input `tensor` that its op computes from now.
   Dense loaded_part(int tensor) const;
   void release(const std::vector<int> &tensors);
+  void add_held_residual(const Dense &box);
   void copy_region(const Dense &region, const Dense &from, Dense &to) const;
   void compute(int op);
   double output_error(const Dense &reference) const;
@@ -204,8 +207,10 @@ private:
   std::vector<std::int64_t> iteration_;    // per dim: current iteration of its loop, -1 outside it
   std::vector<Dense> dram_;                // per tensor at its padded extents (intermediate unused)
   std::vector<std::vector<bool>> written_; // per output element: written to DRAM before
-  Dense residual_;          // what the last operator's output starts from (empty: zeros)
-  std::vector<Dense> live_; // per tensor: its tile, while is_live_
+  Dense residual_;                   // what the last operator's output starts from (empty: zeros)
+  Dense real_residual_;              // the same at its real extents (read from a held input's tile)
+  std::vector<bool> residual_added_; // per real output position: its held residual added
+  std::vector<Dense> live_;          // per tensor: its tile, while is_live_
   std::vector<bool> is_live_;
   std::int64_t live_words_ = 0;
   TraceCounts counts_;
@@ -243,6 +248,8 @@ Run::Run(const Problem &p, const Dataflow &df, const Tiling &tiling,
   if (!residual.data.empty()) { // in DRAM at the output's padded extents, zeros past the real
     residual_ = dram_[static_cast<size_t>(final_output(p))];
     copy_region(residual, residual, residual_);
+    real_residual_ = residual;
+    residual_added_.assign(residual.data.size(), false);
   }
   counts_.macs.assign(p.ops.size(), 0);
   counts_.peak_words.assign(p.ops.size(), 0);
@@ -566,13 +573,35 @@ void Run::allocate(int tensor) {
     copy_region(loaded, dram, tile);
     for_each_index(loaded.lo, loaded.extent,
                    [&](const std::vector<std::int64_t> &) { ++counts_.dram_reads; });
-  } else if (role == TensorRole::Output && !residual_.data.empty()) { // a first visit
-    copy_region(tile, residual_, tile);
+  } else if (role == TensorRole::Output && !residual_.data.empty() && !residual_held(p_, df_)) {
+    copy_region(tile, residual_, tile); // a first visit starts from the residual in DRAM
     counts_.dram_reads += tile.words();
   }
   live_words_ += tile.words();
   live_[t] = std::move(tile);
   is_live_[t] = true;
+}
+
+/// Where the model holds the residual: each output position of `box` (real extents only)
+/// computed for the first time adds the residual from the live tile of the chain's input that
+/// it is, which must hold it.
+void Run::add_held_residual(const Dense &box) {
+  const auto held = static_cast<size_t>(p_.held_residual);
+  if (!is_live_[held])
+    throw std::runtime_error("the held residual '" + p_.tensors[held].name + "' has no live tile");
+  const Dense &input = live_[held];
+  Dense &out = live_[static_cast<size_t>(final_output(p_))];
+  for_each_index(box.lo, box.extent, [&](const std::vector<std::int64_t> &v) {
+    const std::int64_t at = real_residual_.offset(v);
+    if (at < 0 || residual_added_[static_cast<size_t>(at)])
+      return;
+    const std::int64_t from = input.offset(v);
+    if (from < 0)
+      throw std::runtime_error("the residual is not in the held tile of '" + p_.tensors[held].name +
+                               "'");
+    out.data[static_cast<size_t>(out.offset(v))] += input.data[static_cast<size_t>(from)];
+    residual_added_[static_cast<size_t>(at)] = true;
+  });
 }
 
 void Run::release(const std::vector<int> &tensors) {
@@ -625,10 +654,21 @@ void Run::compute(int op) {
                                "' has no live tile");
   for (size_t i = 0; i + 1 < pop.tensors.size(); ++i)
     inputs.push_back(&live_[static_cast<size_t>(pop.tensors[i])]);
-  const std::string outside = accumulate(p_.op(op).dims(), einsum_accesses(p_, op), lo, extent,
-                                         inputs, live_[static_cast<size_t>(pop.tensors.back())]);
+  const std::vector<TensorAccess> accesses = einsum_accesses(p_, op);
+  const std::string outside = accumulate(p_.op(op).dims(), accesses, lo, extent, inputs,
+                                         live_[static_cast<size_t>(pop.tensors.back())]);
   if (!outside.empty())
     throw std::runtime_error("tensor '" + outside + "' accessed outside its live tile");
+  if (op + 1 == static_cast<int>(p_.ops.size()) && !real_residual_.data.empty() &&
+      residual_held(p_, df_)) {
+    Dense box; // the output positions this step computes
+    for (const IndexExpr &e : accesses.back().indices) {
+      const auto [first, span] = image(e, ranges);
+      box.lo.push_back(first);
+      box.extent.push_back(span);
+    }
+    add_held_residual(box);
+  }
   counts_.macs[static_cast<size_t>(op)] += macs;
   std::int64_t &peak = counts_.peak_words[static_cast<size_t>(op)];
   peak = std::max(peak, live_words_);
@@ -688,6 +728,16 @@ TraceSimulator::TraceSimulator(const Problem &problem, std::uint32_t seed)
         access_box(problem.tensors[static_cast<size_t>(final_output(problem))].access, sizes);
     for (double &x : residual_.data)
       x = value(rng);
+    if (problem.held_residual >= 0) { // the chain's input, read at the output's positions
+      const Dense &input = real[static_cast<size_t>(problem.held_residual)];
+      for_each_index(residual_.lo, residual_.extent, [&](const std::vector<std::int64_t> &v) {
+        const std::int64_t at = input.offset(v);
+        if (at < 0)
+          throw std::logic_error("the held residual reaches outside the chain's input");
+        residual_.data[static_cast<size_t>(residual_.offset(v))] =
+            input.data[static_cast<size_t>(at)];
+      });
+    }
   }
   // The plain einsums, one after the other, each producer computing what its consumer reads.
   Dataflow whole; // no loop entered: every dim spans its whole size

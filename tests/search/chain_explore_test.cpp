@@ -7,6 +7,7 @@
 #include "common/workloads.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/model/candidate_generation.hpp"
+#include "dse/model/metrics.hpp"
 #include "dse/search/explore.hpp"
 #include "search/test_problems.hpp"
 
@@ -88,6 +89,30 @@ TEST(ChainExplore, ARunBeyondTheLimitsIsLeftOutWithANote) {
   ASSERT_EQ(r.front.size(), pairs.front.size());
   for (size_t i = 0; i < r.front.size(); ++i)
     EXPECT_EQ(r.front[i].objectives.dram_words, pairs.front[i].objectives.dram_words);
+}
+
+// A residual block whose add reads the block's input again: the fused block may hold the input's
+// tiles from the first convolution's reads to the add (docs/DEPTH_FIRST.md §3). Its least DRAM
+// words are then strictly fewer than the same block's whose residual is a tensor of its own, and
+// the point that moves them holds the input.
+TEST(ChainExplore, ABlockInputHeldForItsAddIsNotReadTwice) {
+  const std::string held = test::residual_block_yaml();
+  std::string apart = held;
+  apart.replace(apart.find("residual: X"), 11, "residual: R");
+  const Workload block = parse_workload(held, "held.yaml");
+  const Workload other = parse_workload(apart, "apart.yaml");
+  test::HardwareSpec spec;
+  spec.gb_words = 96;
+  const Hardware hw = test::tiny_hardware(spec);
+  const ExploreResult r = explore(block, hw, options(2));
+  const ExploreResult s = explore(other, hw, options(2));
+  EXPECT_LT(least_dram(r), least_dram(s));
+  bool holds = false;
+  for (const FrontPoint &p : r.front)
+    if (p.objectives.dram_words == least_dram(r))
+      for (const MappingPart &part : p.parts)
+        holds = holds || residual_held(r.problems[part.problem], part.candidate.dataflow);
+  EXPECT_TRUE(holds);
 }
 
 } // namespace

@@ -162,6 +162,9 @@ struct SegmentPlan {
   SoftmaxPlan softmax;
   std::vector<Step> steps;
   std::int64_t peak_words = 0; // most arena words live at once (softmax pass excluded)
+  /// The last operator's residual is read from the held tile of the chain's input it is
+  /// (residual_held), added to each output position where it is first computed.
+  bool residual_held = false;
 };
 
 /// Plans one segment. Throws UserError naming the reason when the schedule cannot be executed

@@ -80,6 +80,12 @@ struct Problem {
   std::vector<int> prefix_dims;    // dims allowed in the shared prefix (fused only)
   std::vector<int> recompute_dims; // union of the links' recompute dims (fused only)
   std::vector<int> halo_dims;      // union of the links' halo dims, ascending (fused only)
+  /// Fused only: the chain's input that the last operator's residual is (a block's input read
+  /// again by its add), when every tile of it that the first operator keeps across the shared
+  /// loops holds the residual's tile of the same step; -1 otherwise. Along each position the
+  /// first operator's index is a dim no shared loop tiles, or the residual's own dim plus
+  /// windows over unshared dims that reach it from both sides (`p+r-1` over `p`).
+  int held_residual = -1;
 
   bool fused() const { return ops.size() >= 2; }
   /// Whether a shared loop over `dim` must enclose link `link`'s intermediate: its producer
