@@ -356,6 +356,28 @@ Refinement without_elimination(const FusionPlan &plan, Refinement r) {
   return r;
 }
 
+/// `r` with split region `region` run part by part, room made for it in the same change: the
+/// plan's fused runs that share a node with it run as their singles, and the runs joined or
+/// regions run part by part that share one are left out (the region may pay only once they are
+/// gone, which alone may not pay).
+Refinement part_by_part(const ScheduleInputs &in, Refinement r, const Segment &region) {
+  const auto shares_a_node = [&](const Segment &s) {
+    return std::any_of(s.nodes.begin(), s.nodes.end(),
+                       [&](int v) { return contains(region.nodes, v); });
+  };
+  for (const Segment &s : in.plan.segments)
+    if (s.kind == SegmentKind::Fused && shares_a_node(s) && !contains(r.split, s.nodes.front()))
+      r.split.push_back(s.nodes.front());
+  for (const Segment &p : in.plan.other_fused)
+    if (shares_a_node(p))
+      std::erase(r.joined, p.nodes.front());
+  for (const Segment &other : in.regions)
+    if (shares_a_node(other))
+      std::erase(r.parted, other.nodes.front());
+  r.parted.push_back(region.nodes.front());
+  return r;
+}
+
 /// `r` without splitting: no region run part by part.
 Refinement without_splitting(Refinement r) {
   r.parted.clear();
@@ -379,8 +401,9 @@ public:
   /// is made, or undone, where that makes the schedule cheaper, in graph order, until a pass
   /// over them all finds none; then the schedule without fusion and the one without movement
   /// elimination are tried whole, and the search goes on from either if it is cheaper. A split
-  /// region run part by part replaces the segments it holds whole, so it is tried where they
-  /// are all inside it, and the schedule without splitting is tried whole too. Every step
+  /// region run part by part replaces the segments it holds, so it is tried with the fused runs
+  /// that share a node with it split into their singles in the same change (part_by_part), and
+  /// the schedule without splitting is tried whole too. Every step
   /// strictly improves, so this ends, and no pass's contribution is negative.
   NetworkSchedule run() {
     do {
@@ -434,6 +457,8 @@ private:
       const int first = change.segment->nodes.front();
       if (const auto at = std::find(list.begin(), list.end(), first); at != list.end())
         list.erase(at);
+      else if (change.list == &Refinement::parted)
+        r = part_by_part(inputs_, r_, *change.segment);
       else if (change.list != &Refinement::joined || can_join(plan_, r, *change.segment))
         list.push_back(first);
       else

@@ -270,6 +270,25 @@ TEST(NetworkSchedule, ASplitRegionKeepsItsSlabsOnChipWherePartsPay) {
   EXPECT_GE(slabs, 2 * r.parts); // written by the convolution, read by the pool
 }
 
+// GoogLeNet's stem on 362 KiB: the region from its first convolution to its second pays in row
+// parts only once the fused run it cuts runs as its singles; both are one change of the schedule.
+TEST(NetworkSchedule, ARegionMakesRoomByRunningTheFusedRunsItCutsAsSingles) {
+  const Graph g = load_network(testing::repo_file("networks/googlenet.onnx"));
+  const NetworkPlan p =
+      plan_of(g, load_hardware(testing::repo_file("hw_configs/fused-layer-362k.yaml")));
+  check_schedule(g, p);
+  const auto region = std::find_if(p.schedule.segments.begin(), p.schedule.segments.end(),
+                                   [](const Segment &s) { return s.kind == SegmentKind::Split; });
+  ASSERT_NE(region, p.schedule.segments.end());
+  EXPECT_GT(without(p.schedule, "splitting").latency_s, p.schedule.total.latency_s);
+  EXPECT_TRUE(
+      std::any_of(p.fusion.segments.begin(), p.fusion.segments.end(), [&](const Segment &s) {
+        return s.kind == SegmentKind::Fused && region->region.contains(s.nodes.front()) &&
+               std::find(p.schedule.split.begin(), p.schedule.split.end(), s.nodes.front()) !=
+                   p.schedule.split.end();
+      }));
+}
+
 TEST(NetworkSchedule, ResidualAddsRideOnTheirConvolutions) {
   // Each add of a block's input to its last convolution's result starts that result: no add runs
   // as a vector pass, and the block's input is read by the convolution's segment.
