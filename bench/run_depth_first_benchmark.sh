@@ -9,7 +9,8 @@
 # and the fused/layer-by-layer ratios. Then the exact fronts of a
 # 3x3 -> 3x3 -> 1x1 chain and of an MLP block, and the network plans of ResNet-18 and MobileNetV2
 # with pairs fused through windows against pairs read with bare indices only, and MobileNetV2's
-# with runs of three (planning time, fused segments on the plan, DRAM words).
+# with runs of three (planning time, fused segments on the plan, DRAM words); last, the fewest
+# DRAM words of a ResNet basic block whose fused form may hold its input for the add.
 # Usage: bench/run_depth_first_benchmark.sh [build-dir]
 set -eu
 build=${1:-build}
@@ -110,3 +111,18 @@ for name in resnet18 mobilenet_v2; do
   plan "$name --no-window-fusion" "networks/$name.onnx" --no-window-fusion
 done
 plan "mobilenet_v2 --max-fused 3" networks/mobilenet_v2.onnx --max-fused 3
+
+# A ResNet basic block whose add reads the block's input again: the fewest DRAM words of its
+# exact DRAM-energy front on 362 KiB, where the fused block may hold the input for the add, and
+# the same block with a residual of its own (always read from DRAM), and without fusion.
+echo
+printf '%-40s %14s\n' "basic block, fewest DRAM words" dram-words
+block=workloads/resnet-basic-block-56.yaml
+sed 's/residual: X/residual: R/' $block > "$out/apart.yaml"
+fewest() {
+  "$dse" explore --hw $hw --workload "$@" --tiles pow2 --objectives dram,energy -o "$out/block.csv"
+  awk -F, 'NR == 2 { printf "%14.0f\n", $5 + $6 }' "$out/block.csv"
+}
+printf '%-40s %s\n' "input held or read again" "$(fewest $block)"
+printf '%-40s %s\n' "residual a tensor of its own" "$(fewest "$out/apart.yaml")"
+printf '%-40s %s\n' "unfused" "$(fewest $block --no-fusion)"
