@@ -143,6 +143,12 @@ std::string legality_problem(const Problem &problem, const Dataflow &dataflow) {
   return why.empty() ? check_retention(problem, dataflow) : why;
 }
 
+bool residual_held(const Problem &problem, const Dataflow &dataflow) {
+  return problem.held_residual >= 0 && !dataflow.caches_halo() &&
+         dataflow.retention[static_cast<size_t>(problem.held_residual)] <
+             static_cast<int>(dataflow.prefix.size());
+}
+
 std::string describe(const Problem &problem, const Candidate &candidate) {
   const Dataflow &df = candidate.dataflow;
   std::ostringstream out;
@@ -161,6 +167,9 @@ std::string describe(const Problem &problem, const Candidate &candidate) {
   out << " | keep";
   for (size_t t = 0; t < problem.tensors.size(); ++t)
     out << " " << problem.tensors[t].name << "@" << df.retention[t];
+  if (residual_held(problem, df))
+    out << " | residual " << problem.tensors[static_cast<size_t>(problem.held_residual)].name
+        << " held";
   const std::vector<int> recompute = df.recompute_dims(problem);
   if (!recompute.empty())
     out << " | recompute " << loops(recompute);

@@ -302,12 +302,6 @@ TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, i
   return out;
 }
 
-bool residual_held(const Problem &problem, const Dataflow &dataflow) {
-  return problem.held_residual >= 0 && !dataflow.caches_halo() &&
-         dataflow.retention[static_cast<size_t>(problem.held_residual)] <
-             static_cast<int>(dataflow.prefix.size());
-}
-
 Posynomial residual_reads(const Problem &problem, const Dataflow &dataflow, int op) {
   if (problem.op(op).einsum.residual.empty() ||
       (op + 1 == static_cast<int>(problem.ops.size()) && residual_held(problem, dataflow)))

@@ -29,6 +29,13 @@ struct Dataflow {
   bool operator==(const Dataflow &) const = default;
 };
 
+/// Whether the last operator of a fused chain starts from its residual read out of the tile of
+/// the chain's input that the first operator keeps across the shared loops
+/// (Problem::held_residual), not from DRAM: that tile is kept above the innermost shared loop
+/// (so it is live while the last operator runs) and no link caches a halo (so the first operator
+/// loads its whole box, not only the positions it has not computed yet).
+bool residual_held(const Problem &problem, const Dataflow &dataflow);
+
 /// The recompute dims of a shared prefix (Dataflow::recompute_dims of any dataflow with it).
 std::vector<int> prefix_recompute_dims(const Problem &problem, const std::vector<int> &prefix);
 /// The loops of `recompute_dims` that rerun operator `op`: those over dims it lacks.

@@ -49,15 +49,8 @@ struct ComputeMetrics {
   Posynomial vector_ops;          // softmax/elementwise work
 };
 
-/// Whether the last operator of a fused chain starts from its residual read out of the tile of
-/// the chain's input that the first operator keeps across the shared loops
-/// (Problem::held_residual), not from DRAM: that tile is kept above the innermost shared loop
-/// (so it is live while the last operator runs) and no link caches a halo (so the first operator
-/// loads its whole box, not only the positions it has not computed yet).
-bool residual_held(const Problem &problem, const Dataflow &dataflow);
-
 /// DRAM words op `op` reads from its einsum's residual: the padded output once (zero without one,
-/// and zero when residual_held).
+/// and zero when residual_held, dataflow.hpp).
 Posynomial residual_reads(const Problem &problem, const Dataflow &dataflow, int op);
 
 TensorTraffic tensor_traffic(const Problem &problem, const Dataflow &dataflow, int tensor);
