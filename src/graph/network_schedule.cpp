@@ -406,12 +406,11 @@ public:
   /// the schedule without splitting is tried whole too. Every step
   /// strictly improves, so this ends, and no pass's contribution is negative.
   NetworkSchedule run() {
-    do {
-      while (improve_by_changes()) {
-      }
-    } while (adopt_if_cheaper(without_fusion(plan_, r_)) ||
-             adopt_if_cheaper(without_elimination(plan_, r_)) ||
-             adopt_if_cheaper(without_splitting(r_)));
+    // Without the regions first, then with them: the schedule is never dearer than the one the
+    // search finds without splitting.
+    search(false);
+    if (!inputs_.regions.empty())
+      search(true);
     best_.split = r_.split;
     best_.joined = r_.joined;
     best_.copied = r_.copied;
@@ -428,6 +427,18 @@ public:
   }
 
 private:
+  /// Changes made or undone until none helps, then the schedules without fusion, without
+  /// movement elimination (and, with the regions, without splitting) tried whole, until none of
+  /// those helps either.
+  void search(bool with_regions) {
+    do {
+      while (improve_by_changes(with_regions)) {
+      }
+    } while (adopt_if_cheaper(without_fusion(plan_, r_)) ||
+             adopt_if_cheaper(without_elimination(plan_, r_)) ||
+             (with_regions && adopt_if_cheaper(without_splitting(r_))));
+  }
+
   /// The schedule of the plan refined by `r`, its segments not copied.
   NetworkSchedule schedule(const Refinement &r, bool keep_on_chip) {
     const RefinedSegments segments = refined(inputs_, r, graph_, hw_, model_);
@@ -448,10 +459,13 @@ private:
     return true;
   }
 
-  /// One pass over every change, each made (or undone) when that is cheaper.
-  bool improve_by_changes() {
+  /// One pass over every change (the regions' only `with_regions`), each made (or undone) when
+  /// that is cheaper.
+  bool improve_by_changes(bool with_regions) {
     bool improved = false;
     for (const Change &change : changes_) {
+      if (!with_regions && change.list == &Refinement::parted)
+        continue;
       Refinement r = r_;
       std::vector<int> &list = r.*change.list;
       const int first = change.segment->nodes.front();

@@ -289,6 +289,20 @@ TEST(NetworkSchedule, ARegionMakesRoomByRunningTheFusedRunsItCutsAsSingles) {
       }));
 }
 
+// MobileNetV2 on the 1 MiB design, for energy: the search splits runs and joins others that
+// share nodes with them; a refinement that would leave a node out (or run one twice) is never
+// taken, however cheap it looks.
+TEST(NetworkSchedule, EveryNodeRunsOnceWhereSplitsAndJoinsMeet) {
+  const Graph g = load_network(testing::repo_file("networks/mobilenet_v2.onnx"));
+  NetworkOptions options = cheap_network_options();
+  options.objective = PlanObjective::Energy;
+  const NetworkPlan p = plan_network(
+      g, load_hardware(testing::repo_file("hw_configs/sim-1g-1mb-60gbps.yaml")), options);
+  check_schedule(g, p);
+  EXPECT_FALSE(p.schedule.split.empty());
+  EXPECT_FALSE(p.schedule.joined.empty());
+}
+
 TEST(NetworkSchedule, ResidualAddsRideOnTheirConvolutions) {
   // Each add of a block's input to its last convolution's result starts that result: no add runs
   // as a vector pass, and the block's input is read by the convolution's segment.
