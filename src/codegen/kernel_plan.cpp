@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "dse/model/metrics.hpp"
+#include "dse/model/dataflow.hpp"
 #include "dse/support/contains.hpp"
 #include "dse/support/error.hpp"
 #include "halo_plan.hpp"

@@ -403,8 +403,9 @@ public:
   /// elimination are tried whole, and the search goes on from either if it is cheaper. A split
   /// region run part by part replaces the segments it holds, so it is tried with the fused runs
   /// that share a node with it split into their singles in the same change (part_by_part), and
-  /// the schedule without splitting is tried whole too. Every step
-  /// strictly improves, so this ends, and no pass's contribution is negative.
+  /// the schedule without splitting is tried whole too. A change after which some node would run
+  /// twice or not at all is not taken. Every step strictly improves, so this ends, and no pass's
+  /// contribution is negative.
   NetworkSchedule run() {
     // Without the regions first, then with them: the schedule is never dearer than the one the
     // search finds without splitting.

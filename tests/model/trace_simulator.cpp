@@ -3,14 +3,14 @@
 // predicts.
 #include "model/trace_simulator.hpp"
 
-#include "dse/model/metrics.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <random>
 #include <stdexcept>
 #include <tuple>
 #include <utility>
+
+#include "dse/model/dataflow.hpp"
 
 namespace dse::trace {
 

@@ -1,13 +1,14 @@
 // `explore` over chains of three operators (docs/DEPTH_FIRST.md §2): the dynamic program over
 // segment ends adds the fused run of three to the pairs and singles, so its front is never worse
 // and, where depth-first execution keeps both intermediates on chip, moves fewer DRAM words; a
-// run beyond the space limits is left out with a note, not an error.
+// run beyond the space limits is left out with a note, not an error. A residual block that holds
+// its input for the add moves fewer DRAM words than one whose residual is a tensor of its own.
 #include <gtest/gtest.h>
 
 #include "common/workloads.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/model/candidate_generation.hpp"
-#include "dse/model/metrics.hpp"
+#include "dse/model/dataflow.hpp"
 #include "dse/search/explore.hpp"
 #include "search/test_problems.hpp"
 
