@@ -330,13 +330,6 @@ CostPoint point_of(const NetworkSchedule &s, const SegmentRefs &segments) {
   return {s.total.latency_s, s.total.energy_pj, s.total.dram_words, static_cast<int>(fused)};
 }
 
-/// The objective first, the other as the tie-break.
-std::pair<double, double> rank(const ScheduleTotals &t, PlanObjective objective) {
-  if (objective == PlanObjective::Latency)
-    return {t.latency_s, t.energy_pj};
-  return {t.energy_pj, t.latency_s};
-}
-
 /// `r` without fusion: every run of the plan split, none joined.
 Refinement without_fusion(const FusionPlan &plan, Refinement r) {
   r.split.clear();
@@ -442,7 +435,11 @@ private:
 
   /// The schedule of the plan refined by `r`, its segments not copied.
   NetworkSchedule schedule(const Refinement &r, bool keep_on_chip) {
-    const RefinedSegments segments = refined(inputs_, r, graph_, hw_, model_);
+    return schedule(refined(inputs_, r, graph_, hw_, model_), keep_on_chip);
+  }
+
+  /// The schedule of `segments` (a refinement of the plan), noted for the front.
+  NetworkSchedule schedule(const RefinedSegments &segments, bool keep_on_chip) {
     NetworkSchedule s = schedule_of(graph_, hw_, segments.segments, model_, keep_on_chip);
     evaluated_.push_back(point_of(s, segments.segments));
     return s;
@@ -450,10 +447,11 @@ private:
 
   /// Takes `r` when it runs every node once and its schedule is cheaper than the best so far.
   bool adopt_if_cheaper(const Refinement &r) {
-    if (!covers_each_node_once(graph_, refined(inputs_, r, graph_, hw_, model_).segments))
+    const RefinedSegments segments = refined(inputs_, r, graph_, hw_, model_);
+    if (!covers_each_node_once(graph_, segments.segments))
       return false;
-    NetworkSchedule trial = schedule(r, true);
-    if (!(rank(trial.total, objective_) < rank(best_.total, objective_)))
+    NetworkSchedule trial = schedule(segments, true);
+    if (!(plan_rank(trial.total, objective_) < plan_rank(best_.total, objective_)))
       return false;
     r_ = r;
     best_ = std::move(trial);

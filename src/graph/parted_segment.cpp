@@ -118,13 +118,6 @@ std::pair<int, int> widened(const SplitRegion &region, const std::vector<Segment
   return {first, last};
 }
 
-/// The objective first, the other as the tie-break.
-std::pair<double, double> rank(const SegmentCost &c, PlanObjective objective) {
-  if (objective == PlanObjective::Latency)
-    return {c.latency_s, c.energy_pj};
-  return {c.energy_pj, c.latency_s};
-}
-
 } // namespace
 
 std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
@@ -170,8 +163,8 @@ std::vector<Segment> parted_segments(const Graph &graph, const Hardware &hw,
       const std::optional<SplitRegion> whole =
           make_region(graph, first, last, region.axis, region.parts * times, region.offset);
       std::optional<Segment> s = whole ? parted_segment(graph, hw, *whole, options) : std::nullopt;
-      if (s &&
-          (!best[i] || rank(s->cost, options.objective) < rank(best[i]->cost, options.objective)))
+      if (s && (!best[i] || plan_rank(s->cost, options.objective) <
+                                plan_rank(best[i]->cost, options.objective)))
         best[i] = std::move(s);
     }
   });

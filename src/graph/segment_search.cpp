@@ -107,9 +107,7 @@ SegmentCost sequence_cost(std::vector<SegmentPart> parts, const Hardware &hw, La
 }
 
 std::pair<double, double> SegmentSearcher::rank(const Objectives &o) const {
-  if (objective_ == PlanObjective::Latency)
-    return {o.latency_s, o.energy_pj};
-  return {o.energy_pj, o.latency_s};
+  return plan_rank(o, objective_);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dse/graph/memory_simulation.hpp"
@@ -61,6 +62,14 @@ bool region_fits(const ExecPlan &plan, const SimulationResult &simulation, int r
 /// node are tried along rows and channels; for each, the smallest divisor n >= 2 of the split
 /// extent that fits with a positive benefit; the window with the largest benefit wins.
 SplitResult plan_splits(const Graph &graph, const Hardware &hw, const SplitOptions &options);
+
+/// How a plan's costs (anything with latency_s and energy_pj) are ordered under `objective`: the
+/// objective first, the other as the tie-break.
+template <class Cost> std::pair<double, double> plan_rank(const Cost &c, PlanObjective objective) {
+  if (objective == PlanObjective::Latency)
+    return {c.latency_s, c.energy_pj};
+  return {c.energy_pj, c.latency_s};
+}
 
 /// The objective value of a simulation.
 double objective_value(const SimulationResult &s, PlanObjective objective);
