@@ -13,6 +13,7 @@
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/mapping_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/model/mapping_resolution.hpp"
 #include "dse/search/explore.hpp"
 
@@ -62,7 +63,9 @@ void load_schedule(const EmitArgs &args, Schedule &s) {
     throw UserError("give exactly one of --point N and --mapping FILE");
   s.hw = load_hardware(args.hw_path, args.max_input_mib);
   require_legacy_hardware(s.hw, "emit/run");
-  s.workload = load_workload(args.workload_path, args.max_input_mib);
+  s.workload = args.point >= 0
+                   ? load_searched_workload(args.workload_path, args.search, args.max_input_mib)
+                   : with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
   if (args.point >= 0) {
     const std::string name = "front point " + std::to_string(args.point);
     s.resolved = front_point_segments(args, s.workload, s.hw);

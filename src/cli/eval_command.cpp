@@ -14,6 +14,7 @@
 #include "dse/config/timeloop_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/model/fused_hier_cost.hpp"
 #include "dse/model/fused_hier_resolution.hpp"
 #include "dse/model/hier_mapping_check.hpp"
@@ -58,7 +59,7 @@ Hardware load_eval_hardware(const EvalArgs &args) {
 Workload load_eval_workload(const EvalArgs &args) {
   if (holds_section(args.workload_path, TimeloopSection::Problem, args.max_input_mib))
     return load_timeloop_problem(args.workload_path, args.max_input_mib);
-  return load_workload(args.workload_path, args.max_input_mib);
+  return with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
 }
 
 std::vector<HierSegmentMapping> load_eval_mapping(const EvalArgs &args, const Hardware &hw,
@@ -136,7 +137,8 @@ int run_legacy_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel
     throw UserError("--no-first-read-elision applies to general hierarchies (counting: "
                     "timeloop); '" +
                     hw.name + "' uses the legacy model");
-  const Workload workload = load_workload(args.workload_path, args.max_input_mib);
+  const Workload workload =
+      with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
   const MappingSpec spec = load_mapping(args.mapping_path, args.max_input_mib);
   const std::vector<ResolvedSegment> segments = resolve_mapping(workload, spec);
 

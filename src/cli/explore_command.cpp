@@ -9,6 +9,7 @@
 #include "dse/cli/progress_bar.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/search/explore.hpp"
 #include "dse/support/escape.hpp"
 
@@ -56,6 +57,12 @@ SearchOptions search_options(const SearchFlags &flags) {
   return options;
 }
 
+Workload load_searched_workload(const std::string &path, const SearchFlags &flags,
+                                std::uint64_t max_input_mib) {
+  Workload workload = load_workload(path, max_input_mib);
+  return flags.no_stacking ? workload : with_sibling_stacks(workload);
+}
+
 namespace {
 
 /// With -v, before a problem's tilings are evaluated: what it will decide and how long that
@@ -76,7 +83,8 @@ int run_explore(const ExploreArgs &args) {
   if (!hw.is_legacy())
     return run_hier_explore(args, hw);
   const SearchOptions options = search_options(args.search);
-  const Workload workload = load_workload(args.workload_path, args.max_input_mib);
+  const Workload workload =
+      load_searched_workload(args.workload_path, args.search, args.max_input_mib);
 
   ExploreResult result;
   {

@@ -52,7 +52,8 @@ HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &
 
 int run_hier_explore(const ExploreArgs &args, const Hardware &hw) {
   const HierSearchOptions options = hier_search_options(args.search, hw);
-  const Workload workload = load_workload(args.workload_path, args.max_input_mib);
+  const Workload workload =
+      load_searched_workload(args.workload_path, args.search, args.max_input_mib);
   const HierExploreResult result = explore_hier(hw, workload, options);
   if (args.verbose)
     std::cerr << hier_search_statistics(result, workload);

@@ -53,6 +53,7 @@ struct SearchFlagSet {
   bool space = false; // --no-fusion, --no-recompute, --no-window-fusion, --every-column (ablations)
   bool hier_fusion = false; // --hier-fusion (explore and sweep on general hierarchies)
   bool max_fused = false;   // --max-fused (commands that search chains with explore)
+  bool stacking = false;    // --no-stacking (commands that search workload files)
 };
 
 /// The flags that become the command's SearchOptions (see dse::search_options).
@@ -78,6 +79,10 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
                   "evaluate every tiling column instead of skipping the boxes of tilings the "
                   "front rejects (the same front, slower: the boxes' baseline)");
   }
+  if (set.stacking)
+    cmd->add_flag("--no-stacking", f.no_stacking,
+                  "never stack sibling einsums that read one input (the Q, K and V projections) "
+                  "into one einsum that may read it once");
   if (set.max_fused)
     cmd->add_option("--max-fused", f.max_fused,
                     "longest run of consecutive operators of a chain searched fused (1: none; "
@@ -103,7 +108,11 @@ void add_explore(CLI::App &app, dse::ExploreArgs &a) {
   cmd->add_option("-o,--output", a.output_path, "front output file (default: stdout)");
   cmd->add_flag("--json", a.json, "write JSON instead of CSV");
   add_search_flags(cmd, a.search,
-                   {.objectives = true, .space = true, .hier_fusion = true, .max_fused = true});
+                   {.objectives = true,
+                    .space = true,
+                    .hier_fusion = true,
+                    .max_fused = true,
+                    .stacking = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print pruning and search statistics on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
@@ -149,7 +158,11 @@ void add_sweep(CLI::App &app, dse::SweepArgs &a) {
   cmd->add_option("--within-objective", a.within_objective, "latency, energy or edp")
       ->capture_default_str();
   add_search_flags(cmd, a.search,
-                   {.objectives = false, .space = true, .hier_fusion = true, .max_fused = true});
+                   {.objectives = false,
+                    .space = true,
+                    .hier_fusion = true,
+                    .max_fused = true,
+                    .stacking = true});
   cmd->add_flag("-v,--verbose", a.verbose, "print the sweep time on stderr");
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
@@ -174,7 +187,8 @@ void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
   cmd->add_option("--point", a.point, "front point N of the workload's exploration")
       ->check(CLI::NonNegativeNumber);
   // With --point: the search that finds the front, as explore's.
-  add_search_flags(cmd, a.search, {.objectives = true, .space = false, .max_fused = true});
+  add_search_flags(cmd, a.search,
+                   {.objectives = true, .space = false, .max_fused = true, .stacking = true});
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   add_input_limit(cmd, a.max_input_mib);

@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "dse/ir/sibling_stack.hpp"
+
 namespace dse::codegen {
 
 namespace {
@@ -134,6 +136,7 @@ public:
         einsum(op);
       else
         softmax(op);
+      stacked_slices(op);
     }
     out_.line("double error = 0.0;");
     for (const ProgramTensor &t : p_.tensors)
@@ -145,6 +148,14 @@ public:
   }
 
 private:
+  /// The slices of a stacked einsum's reference result that its members' readers read.
+  void stacked_slices(const Operator &op) {
+    for (const ProgramTensor &t : p_.tensors)
+      if (!t.stacked_in.empty() && t.stacked_in == op.einsum.output.tensor && !op.stacked.empty())
+        out_.line("std::copy_n(" + ref(t.stacked_in) + ".begin() + " + num(t.offset) + ", " +
+                  num(words(t.shape)) + ", " + ref(t.name) + ".begin());");
+  }
+
   void open_dim_loop(int d) {
     const std::string v = dim_var(*p_.workload, d);
     out_.open("for (i64 " + v + " = 0; " + v + " < " + num(p_.workload->dim_size(d)) + "; ++" + v +
@@ -325,6 +336,27 @@ void emit_c_interface(CodeWriter &out, const ProgramOps &program) {
   out.line("extern \"C\" void dse_kernel_run() { run_schedule(); }");
 }
 
+/// The program's tensors that a stacked einsum of the program writes as slices of its result,
+/// one member after another (the stack index first): produced there, read in place.
+void mark_stacked_members(ProgramOps &p) {
+  for (int o : p.ops) {
+    const Operator &op = p.workload->ops.at(static_cast<size_t>(o));
+    std::int64_t offset = 0;
+    for (int m : op.stacked) {
+      const TensorAccess &result = p.workload->ops.at(static_cast<size_t>(m)).einsum.output;
+      for (ProgramTensor &t : p.tensors)
+        if (t.name == result.tensor) {
+          t.produced = true;
+          t.stacked_in = op.einsum.output.tensor;
+          t.offset = offset;
+          for (const IndexExpr &e : result.indices)
+            t.dims.push_back(plain_dim(e));
+        }
+      offset += words(real_shape(*p.workload, result));
+    }
+  }
+}
+
 } // namespace
 
 ProgramOps program_ops(const std::vector<SegmentPlan> &plans) {
@@ -347,14 +379,18 @@ ProgramOps program_ops(const std::vector<SegmentPlan> &plans) {
           !r.empty())
         in_dram.push_back(r);
   }
-  std::sort(p.ops.begin(), p.ops.end());
+  // In workload order, a stack where its first member is.
+  const auto position = [&p](int op) {
+    return std::pair(computed_einsums(*p.workload, op).front(), op);
+  };
+  std::sort(p.ops.begin(), p.ops.end(), [&](int a, int b) { return position(a) < position(b); });
   auto touch = [&](const std::string &name,
                    const std::vector<std::int64_t> &shape) -> ProgramTensor & {
     for (ProgramTensor &t : p.tensors)
       if (t.name == name)
         return t;
     const bool dram = std::find(in_dram.begin(), in_dram.end(), name) != in_dram.end();
-    p.tensors.push_back({name, shape, {}, dram, false, false});
+    p.tensors.push_back({name, shape, {}, dram, false, false, {}, 0});
     return p.tensors.back();
   };
   // A residual is read at its output's indices: its extents, before any padded read of it.
@@ -380,18 +416,25 @@ ProgramOps program_ops(const std::vector<SegmentPlan> &plans) {
     out.produced = true;
     out.dims = copy.dims;
   }
+  mark_stacked_members(p);
   return p;
 }
 
 void emit_dram(CodeWriter &out, const ProgramOps &program, const CounterTable &counters) {
   out.line("// DRAM: every tensor that crosses the global buffer, row-major at its real extents.");
-  for (const ProgramTensor &t : program.tensors) {
-    if (!t.in_dram)
-      continue;
-    out.line("constexpr std::array<i64, " + num(static_cast<std::int64_t>(t.shape.size())) + "> " +
-             dram_shape(t.name) + " = " + braced(t.shape) + ";");
-    out.line("std::vector<float> " + dram_array(t.name) + "(" + num(words(t.shape)) + ");");
-  }
+  out.line("// A stacked einsum's member results are slices of its result.");
+  for (bool slices : {false, true})
+    for (const ProgramTensor &t : program.tensors) {
+      if (!t.in_dram || t.stacked_in.empty() != !slices)
+        continue;
+      out.line("constexpr std::array<i64, " + num(static_cast<std::int64_t>(t.shape.size())) +
+               "> " + dram_shape(t.name) + " = " + braced(t.shape) + ";");
+      if (slices)
+        out.line("const std::span<float> " + dram_array(t.name) + "(" + dram_array(t.stacked_in) +
+                 ".data() + " + num(t.offset) + ", " + num(words(t.shape)) + ");");
+      else
+        out.line("std::vector<float> " + dram_array(t.name) + "(" + num(words(t.shape)) + ");");
+    }
   out.blank();
   out.line("// Counters: words moved DRAM -> global buffer (reads) and back (writes) per tensor, "
            "padded");

@@ -19,6 +19,9 @@ struct ProgramTensor {
   bool in_dram = false;            // crosses the global buffer: it has a DRAM array
   bool produced = false;           // written by an operator of the program (else: a random input)
   bool read = false; // read by an operator of the program (else, if produced: checked)
+  /// A stacked einsum's member result: the stacked result it is a slice of, from `offset`.
+  std::string stacked_in;
+  std::int64_t offset = 0;
 };
 
 /// The program's operators (the segments' einsums and what is attached to them), in workload

@@ -6,6 +6,7 @@
 
 #include "code_writer.hpp"
 #include "dse/codegen/kernel_plan.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/support/dependency_order.hpp"
 #include "emit_common.hpp"
 #include "harness_emitter.hpp"
@@ -46,6 +47,7 @@ void emit_head(CodeWriter &out, const EmitOptions &options, const Hardware &hw,
   out.line("#include <cstring>");
   out.line("#include <iterator>");
   out.line("#include <limits>");
+  out.line("#include <span>");
   out.line("#include <string>");
   out.line("#include <type_traits>");
   out.line("#include <vector>");
@@ -99,24 +101,39 @@ void emit_schedule(CodeWriter &out, const std::vector<SegmentPlan> &plans) {
 
 namespace {
 
+/// The tensors segment `s` writes to DRAM: its outputs, and a stack's its members' results too.
+std::vector<std::string> written_tensors(const KernelSegment &s) {
+  std::vector<std::string> out;
+  for (const ProblemTensor &t : s.problem->tensors)
+    if (t.role == TensorRole::Output)
+      out.push_back(t.name);
+  const Workload &w = *s.problem->workload;
+  for (int e : computed_einsums(w, s.problem->ops.back().workload_op))
+    out.push_back(w.ops[static_cast<size_t>(e)].einsum.output.tensor);
+  return out;
+}
+
 /// Whether segment `reader` reads a tensor that segment `writer` writes to DRAM.
 bool reads_output_of(const KernelSegment &reader, const KernelSegment &writer) {
-  for (const ProblemTensor &in : reader.problem->tensors)
-    if (in.role == TensorRole::Input)
-      for (const ProblemTensor &out : writer.problem->tensors)
-        if (out.role == TensorRole::Output && out.name == in.name)
-          return true;
-  return false;
+  const std::vector<std::string> written = written_tensors(writer);
+  return std::any_of(reader.problem->tensors.begin(), reader.problem->tensors.end(),
+                     [&](const ProblemTensor &in) {
+                       return in.role == TensorRole::Input &&
+                              std::find(written.begin(), written.end(), in.name) != written.end();
+                     });
 }
 
 } // namespace
 
 std::vector<KernelSegment> execution_order(std::vector<KernelSegment> segments) {
-  auto first_op = [](const KernelSegment &s) { return s.problem->ops.front().workload_op; };
+  // In workload order (a stack where its first member is), each segment after those whose
+  // outputs it reads (a branching workload's chains).
+  auto first_op = [](const KernelSegment &s) {
+    return computed_einsums(*s.problem->workload, s.problem->ops.front().workload_op).front();
+  };
   std::stable_sort(
       segments.begin(), segments.end(),
       [&](const KernelSegment &a, const KernelSegment &b) { return first_op(a) < first_op(b); });
-  // Each segment after those whose outputs it reads (a branching workload's chains).
   return dependency_order(segments, reads_output_of);
 }
 

@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <set>
 
+#include "dse/ir/sibling_stack.hpp"
 #include "hierarchy_loader.hpp"
 #include "yaml_reader.hpp"
 
@@ -355,8 +356,10 @@ int read_op_name(const YamlMap &seg, const YAML::Node &node, const Workload &wor
     seg.fail(node, "general hierarchies evaluate einsum operators only; '" + name + "' is " +
                        kind_text(at->kind));
   const int op = static_cast<int>(at - workload.ops.begin());
-  if (!mapped.insert(op).second)
-    seg.fail(node, "operator '" + name + "' is mapped twice");
+  for (int e : computed_einsums(workload, op))
+    if (!mapped.insert(e).second)
+      seg.fail(node,
+               "operator '" + workload.ops[static_cast<size_t>(e)].name + "' is mapped twice");
   return op;
 }
 
@@ -475,7 +478,8 @@ std::vector<HierSegmentMapping> parse_hier_mapping(const std::string &yaml_text,
     out.push_back(read_segment(YamlMap(segments[i], file_name, "segment " + std::to_string(i + 1)),
                                hw, workload, mapped));
   for (size_t o = 0; o < workload.ops.size(); ++o)
-    if (workload.ops[o].kind == OpKind::Einsum && !mapped.count(static_cast<int>(o)))
+    if (workload.ops[o].kind == OpKind::Einsum && workload.ops[o].stacked.empty() &&
+        !mapped.count(static_cast<int>(o)))
       top.fail(segments, "operator '" + workload.ops[o].name + "' is not mapped by any segment");
   return out;
 }

@@ -55,27 +55,38 @@ std::vector<ChainLink> workload_links(const Workload &workload) {
 
 namespace {
 
-/// Per einsum input tensor: how many einsums read it.
-std::map<std::string, int> einsum_readers(const Workload &workload) {
+/// Per einsum input tensor: how many of the einsums of `links` read it.
+std::map<std::string, int> einsum_readers(const Workload &workload,
+                                          const std::vector<ChainLink> &links) {
   std::map<std::string, int> readers;
-  for (const Operator &op : workload.ops) {
-    if (op.kind != OpKind::Einsum)
-      continue;
+  for (const ChainLink &link : links) {
     std::set<std::string> read;
-    for (const TensorAccess &in : op.einsum.inputs)
+    for (const TensorAccess &in : workload.ops[static_cast<size_t>(link.einsum_op)].einsum.inputs)
       if (read.insert(in.tensor).second)
         ++readers[in.tensor];
   }
   return readers;
 }
 
-/// Whether an einsum of `reader` reads the result of `writer`'s last link (through DRAM).
+/// The tensors that `link` yields for later einsums: its result, or a stack's members' results.
+std::vector<std::string> link_results(const Workload &workload, const ChainLink &link) {
+  const Operator &op = workload.ops[static_cast<size_t>(link.einsum_op)];
+  if (op.stacked.empty())
+    return {link_result_tensor(workload, link)};
+  std::vector<std::string> out;
+  for (int m : op.stacked)
+    out.push_back(workload.ops[static_cast<size_t>(m)].einsum.output.tensor);
+  return out;
+}
+
+/// Whether an einsum of `reader` reads a result of `writer`'s last link (through DRAM).
 bool reads_result_of(const Workload &workload, const Chain &reader, const Chain &writer) {
-  const std::string result = link_result_tensor(workload, writer.links.back());
+  const std::vector<std::string> results = link_results(workload, writer.links.back());
   return std::any_of(reader.links.begin(), reader.links.end(), [&](const ChainLink &link) {
     const Einsum &e = workload.ops[static_cast<size_t>(link.einsum_op)].einsum;
-    return std::any_of(e.inputs.begin(), e.inputs.end(),
-                       [&](const TensorAccess &in) { return in.tensor == result; });
+    return std::any_of(e.inputs.begin(), e.inputs.end(), [&](const TensorAccess &in) {
+      return std::find(results.begin(), results.end(), in.tensor) != results.end();
+    });
   });
 }
 
@@ -107,19 +118,89 @@ std::vector<Chain> chains_of(const Workload &workload, const std::vector<ChainLi
 
 bool links_follow(const Workload &workload, const ChainLink &producer, const ChainLink &consumer) {
   const std::string result = link_result_tensor(workload, producer);
-  const Einsum &e = workload.ops.at(static_cast<size_t>(consumer.einsum_op)).einsum;
-  return consumer.einsum_op > producer.einsum_op &&
-         std::any_of(e.inputs.begin(), e.inputs.end(),
-                     [&](const TensorAccess &in) { return in.tensor == result; }) &&
-         einsum_readers(workload)[result] == 1;
+  const auto reads_result = [&](int op) {
+    const Einsum &e = workload.ops.at(static_cast<size_t>(op)).einsum;
+    return std::any_of(e.inputs.begin(), e.inputs.end(),
+                       [&](const TensorAccess &in) { return in.tensor == result; });
+  };
+  // A stack reads for its members; no other einsum may read the result.
+  const std::vector<int> &members =
+      workload.ops.at(static_cast<size_t>(consumer.einsum_op)).stacked;
+  int others = 0;
+  for (const ChainLink &link : workload_links(workload))
+    if (link.einsum_op != consumer.einsum_op &&
+        workload.ops[static_cast<size_t>(link.einsum_op)].stacked.empty() &&
+        std::find(members.begin(), members.end(), link.einsum_op) == members.end() &&
+        reads_result(link.einsum_op))
+      ++others;
+  return consumer.einsum_op > producer.einsum_op && reads_result(consumer.einsum_op) && others == 0;
 }
 
-std::vector<std::vector<Chain>> chain_splits(const Workload &workload) {
-  const std::vector<ChainLink> links = workload_links(workload);
-  std::map<std::string, size_t> producer_of; // final tensor -> link
+namespace {
+
+/// The sets of stacked einsums (their links' indices) that run together: no two share a member.
+/// The empty set first.
+std::vector<std::vector<size_t>> stack_choices(const Workload &workload,
+                                               const std::vector<ChainLink> &links) {
+  const auto members = [&](size_t link) -> const std::vector<int> & {
+    return workload.ops[static_cast<size_t>(links[link].einsum_op)].stacked;
+  };
+  std::vector<std::vector<size_t>> choices{{}};
+  for (size_t s = 0; s < links.size(); ++s) {
+    if (members(s).empty())
+      continue;
+    const size_t before = choices.size();
+    for (size_t c = 0; c < before; ++c) {
+      const bool disjoint = std::none_of(choices[c].begin(), choices[c].end(), [&](size_t t) {
+        return std::any_of(members(s).begin(), members(s).end(), [&](int m) {
+          return std::find(members(t).begin(), members(t).end(), m) != members(t).end();
+        });
+      });
+      if (disjoint) {
+        choices.push_back(choices[c]);
+        choices.back().push_back(s);
+      }
+    }
+  }
+  return choices;
+}
+
+/// The links that run when the stacks `chosen` do: each stack in place of its first member,
+/// its other members and every stack not chosen left out.
+std::vector<ChainLink> running_links(const Workload &workload, const std::vector<ChainLink> &links,
+                                     const std::vector<size_t> &chosen) {
+  std::map<int, size_t> stack_of_member;
+  for (size_t s : chosen)
+    for (int m : workload.ops[static_cast<size_t>(links[s].einsum_op)].stacked)
+      stack_of_member.emplace(m, s);
+  std::vector<ChainLink> out;
+  for (const ChainLink &link : links) {
+    if (!workload.ops[static_cast<size_t>(link.einsum_op)].stacked.empty())
+      continue;
+    const auto stack = stack_of_member.find(link.einsum_op);
+    if (stack == stack_of_member.end())
+      out.push_back(link);
+    else if (workload.ops[static_cast<size_t>(links[stack->second].einsum_op)].stacked.front() ==
+             link.einsum_op)
+      out.push_back(links[stack->second]);
+  }
+  return out;
+}
+
+bool has_stacks(const Workload &workload) {
+  return std::any_of(workload.ops.begin(), workload.ops.end(),
+                     [](const Operator &op) { return !op.stacked.empty(); });
+}
+
+/// Appends every split of `links` into chains to `out`: each link continues the chain of one
+/// link whose result it reads and no other einsum reads (a stack's results go through DRAM).
+void append_splits(const Workload &workload, const std::vector<ChainLink> &links,
+                   std::vector<std::vector<Chain>> &out) {
+  std::map<std::string, size_t> producer_of; // tensor -> link that yields it
   for (size_t i = 0; i < links.size(); ++i)
-    producer_of[link_result_tensor(workload, links[i])] = i;
-  std::map<std::string, int> readers = einsum_readers(workload);
+    for (const std::string &result : link_results(workload, links[i]))
+      producer_of[result] = i;
+  std::map<std::string, int> readers = einsum_readers(workload, links);
 
   // Per link, the links whose results it may continue: produced tensors no other einsum reads.
   std::vector<std::vector<int>> choices(links.size());
@@ -134,20 +215,26 @@ std::vector<std::vector<Chain>> chain_splits(const Workload &workload) {
         throw UserError(op.where, "op '" + op.name + "' reads tensor '" + in.tensor +
                                       "', which is produced by itself or a later op");
       const int from = static_cast<int>(it->second);
-      if (readers[in.tensor] == 1 &&
+      const bool stack =
+          !workload.ops[static_cast<size_t>(links[it->second].einsum_op)].stacked.empty();
+      if (readers[in.tensor] == 1 && !stack &&
           std::find(choices[i].begin(), choices[i].end(), from) == choices[i].end())
         choices[i].push_back(from);
     }
     splits *= std::max<std::uint64_t>(1, choices[i].size());
-    if (splits > kMaxChainSplits)
-      throw UserError(op.where, "op '" + op.name + "': the einsums of workload '" + workload.name +
-                                    "' chain in more than " + std::to_string(kMaxChainSplits) +
-                                    " ways (each einsum that reads the results of several "
-                                    "others continues the chain of one of them); `dse network` "
-                                    "plans graphs this branched");
+    if (out.size() + splits > kMaxChainSplits)
+      throw UserError(op.where,
+                      "op '" + op.name + "': the einsums of workload '" + workload.name +
+                          "' chain in more than " + std::to_string(kMaxChainSplits) +
+                          " ways (each einsum that reads the results of several "
+                          "others continues the chain of one of them" +
+                          (has_stacks(workload) ? std::string(", and siblings stack in several "
+                                                              "ways: --no-stacking leaves them "
+                                                              "apart")
+                                                : std::string()) +
+                          "); `dse network` plans graphs this branched");
   }
   // Every combination of choices, the first choice of each link varying slowest.
-  std::vector<std::vector<Chain>> out;
   std::vector<size_t> pick(links.size(), 0);
   for (;;) {
     std::vector<int> previous(links.size(), -1);
@@ -159,8 +246,18 @@ std::vector<std::vector<Chain>> chain_splits(const Workload &workload) {
     while (i-- > 0 && (choices[i].empty() || ++pick[i] == choices[i].size()))
       pick[i] = 0;
     if (i == static_cast<size_t>(-1))
-      return out;
+      return;
   }
+}
+
+} // namespace
+
+std::vector<std::vector<Chain>> chain_splits(const Workload &workload) {
+  const std::vector<ChainLink> links = workload_links(workload);
+  std::vector<std::vector<Chain>> out;
+  for (const std::vector<size_t> &chosen : stack_choices(workload, links))
+    append_splits(workload, running_links(workload, links, chosen), out);
+  return out;
 }
 
 } // namespace dse

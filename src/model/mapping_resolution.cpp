@@ -6,6 +6,7 @@
 #include <set>
 
 #include "dse/ir/chain.hpp"
+#include "dse/ir/sibling_stack.hpp"
 
 namespace dse {
 
@@ -182,11 +183,13 @@ std::vector<ResolvedSegment> resolve_mapping(const Workload &workload, const Map
                     "mapping is for workload '" + spec.workload + "', not '" + workload.name + "'");
   const std::vector<ChainLink> links = workload_links(workload);
   std::vector<ResolvedSegment> out;
-  std::set<std::string> mapped;
+  std::set<int> mapped; // the workload's own einsums
   for (const MappingSegmentSpec &seg : spec.segments) {
     for (const NamedValue &op : seg.ops)
-      if (!mapped.insert(op.name).second)
-        throw UserError(op.where, "op '" + op.name + "' is mapped twice");
+      for (int e : computed_einsums(workload, find_link(workload, links, op).einsum_op))
+        if (!mapped.insert(e).second)
+          throw UserError(op.where,
+                          "op '" + workload.ops[static_cast<size_t>(e)].name + "' is mapped twice");
     Problem problem = segment_problem(workload, links, seg);
     Candidate candidate{segment_dataflow(problem, seg), segment_spatial(problem, seg)};
     if (const std::string why = legality_problem(problem, candidate.dataflow); !why.empty())
@@ -194,8 +197,9 @@ std::vector<ResolvedSegment> resolve_mapping(const Workload &workload, const Map
     Tiling tiling = segment_tiling(problem, seg);
     out.push_back({std::move(problem), std::move(candidate), std::move(tiling)});
   }
-  for (const Operator &op : workload.ops)
-    if (op.kind == OpKind::Einsum && !mapped.count(op.name))
+  for (size_t o = 0; o < workload.ops.size(); ++o)
+    if (const Operator &op = workload.ops[o];
+        op.kind == OpKind::Einsum && op.stacked.empty() && !mapped.count(static_cast<int>(o)))
       throw UserError(SourceLocation{spec.source_file, 0, 0},
                       "op '" + op.name + "' is not mapped by any segment");
   return out;

@@ -284,10 +284,12 @@ TEST_F(WorkloadErrors, GraphThatChainsInTooManyWays) {
            "  - {name: c" + n + ", einsum: \"D" + n + "[m,n] += A" + n + "[m,k] * F" + n +
            "[k,n]\"}\n";
   }
+  // The base einsum and a0 are siblings (they read B, with weights A and X of their own).
   expect_workload_error(plus(ops), "25:5: error: op 'c6': the einsums of workload 'w' chain in "
                                    "more than 64 ways (each einsum that reads the results of "
-                                   "several others continues the chain of one of them); `dse "
-                                   "network` plans graphs this branched");
+                                   "several others continues the chain of one of them, and "
+                                   "siblings stack in several ways: --no-stacking leaves them "
+                                   "apart); `dse network` plans graphs this branched");
 }
 
 } // namespace

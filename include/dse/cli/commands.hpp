@@ -25,6 +25,7 @@ struct SearchFlags {
   bool no_fusion = false;        // search chains one operator at a time
   bool no_recompute = false;     // leave out fused dataflows that recompute the producer
   bool no_window_fusion = false; // fuse only pairs read with bare indices
+  bool no_stacking = false;      // never stack sibling einsums that share an input
   std::size_t max_fused = 0;     // longest run of operators searched fused (0: the default)
   bool hier_fusion = false;      // general hierarchies: also search fusible pairs fused
   bool every_column = false;     // evaluate every tiling column: no box of tilings skipped
@@ -37,6 +38,10 @@ struct SearchFlags {
 SearchOptions search_options(const SearchFlags &flags);
 /// The same for a general hierarchy, whose search takes the objectives and the latency model.
 HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &hw);
+/// The workload file as the flags search it: its sibling einsums also stacked
+/// (with_sibling_stacks) unless --no-stacking.
+Workload load_searched_workload(const std::string &path, const SearchFlags &flags,
+                                std::uint64_t max_input_mib);
 
 struct ExploreArgs {
   std::string hw_path;

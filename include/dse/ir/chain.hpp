@@ -32,8 +32,10 @@ inline constexpr std::uint64_t kMaxChainSplits = 64;
 /// einsum whose result it reads when no other einsum reads that result; a result read by several
 /// einsums goes through DRAM. An einsum that may continue the chains of several others continues
 /// one of them in each split (the other results through DRAM), so a workload without such an
-/// einsum splits one way. Throws UserError past kMaxChainSplits splits (`dse network` plans graphs
-/// that branch more) and for an einsum that reads a result produced by itself or a later op.
+/// einsum splits one way. A workload with stacked einsums (with_sibling_stacks) splits too with
+/// every set of stacks that share no member, each in place of its members, its results through
+/// DRAM. Throws UserError past kMaxChainSplits splits (`dse network` plans graphs that branch
+/// more) and for an einsum that reads a result produced by itself or a later op.
 std::vector<std::vector<Chain>> chain_splits(const Workload &workload);
 
 /// The one chain of `splits` when the workload splits one way into one chain (a segment that
@@ -47,7 +49,7 @@ std::vector<int> chain_einsums(const Chain &chain);
 std::vector<ChainLink> workload_links(const Workload &workload);
 
 /// Whether `consumer` may continue `producer`'s chain: it reads the producer's result, which no
-/// other einsum reads.
+/// other einsum of the workload's own reads (a stacked consumer reads it for its members).
 bool links_follow(const Workload &workload, const ChainLink &producer, const ChainLink &consumer);
 
 /// The tensor that the next einsum reads from `link`: its output renamed by the attached ops.

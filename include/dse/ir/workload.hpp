@@ -63,7 +63,10 @@ enum class OpKind { Einsum, Softmax, Elementwise };
 struct Operator {
   std::string name;
   OpKind kind = OpKind::Einsum;
-  Einsum einsum;              // Einsum only
+  Einsum einsum; // Einsum only
+  /// Einsum only: the sibling einsums this one computes at once, stacked along its first output
+  /// index (sibling_stack.hpp); empty for an einsum of the workload's own.
+  std::vector<int> stacked;
   std::string tensor;         // Softmax/Elementwise: the tensor read
   std::string out;            // Softmax/Elementwise: the tensor written
   int over_dim = -1;          // Softmax: the normalised dimension
