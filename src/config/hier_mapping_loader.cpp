@@ -357,9 +357,10 @@ int read_op_name(const YamlMap &seg, const YAML::Node &node, const Workload &wor
                        kind_text(at->kind));
   const int op = static_cast<int>(at - workload.ops.begin());
   for (int e : computed_einsums(workload, op))
-    if (!mapped.insert(e).second)
-      seg.fail(node,
-               "operator '" + workload.ops[static_cast<size_t>(e)].name + "' is mapped twice");
+    if (const std::string &member = workload.ops[static_cast<size_t>(e)].name;
+        !mapped.insert(e).second)
+      seg.fail(node, "operator '" + member + "' is mapped twice" +
+                         (member == name ? "" : " (here by '" + name + "')"));
   return op;
 }
 

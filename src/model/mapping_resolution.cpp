@@ -187,9 +187,10 @@ std::vector<ResolvedSegment> resolve_mapping(const Workload &workload, const Map
   for (const MappingSegmentSpec &seg : spec.segments) {
     for (const NamedValue &op : seg.ops)
       for (int e : computed_einsums(workload, find_link(workload, links, op).einsum_op))
-        if (!mapped.insert(e).second)
-          throw UserError(op.where,
-                          "op '" + workload.ops[static_cast<size_t>(e)].name + "' is mapped twice");
+        if (const std::string &name = workload.ops[static_cast<size_t>(e)].name;
+            !mapped.insert(e).second)
+          throw UserError(op.where, "op '" + name + "' is mapped twice" +
+                                        (name == op.name ? "" : " (here by '" + op.name + "')"));
     Problem problem = segment_problem(workload, links, seg);
     Candidate candidate{segment_dataflow(problem, seg), segment_spatial(problem, seg)};
     if (const std::string why = legality_problem(problem, candidate.dataflow); !why.empty())

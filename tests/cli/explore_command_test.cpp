@@ -192,6 +192,51 @@ TEST_F(ExploreCommand, SpaceRestrictionsLeaveOutFusionOrRecompute) {
   EXPECT_LT(least_dram(full), least_dram(no_fusion));
 }
 
+// The Q, K and V projections of attention read one input: stacked, a dataflow may read it once
+// for all three. The stacks are searched unless --no-stacking, their front points evaluate back
+// through `dse eval`, and a mapping that maps a projection twice (alone or in a stack) is refused.
+TEST_F(ExploreCommand, StackedProjectionsReadTheirInputOnce) {
+  write("att.yaml", "name: att\ndims: {h: 2, m: 64, n: 64, k: 16, l: 16, d: 64, e: 64}\nops:\n"
+                    "  - {name: q, einsum: \"Q[h,m,k] += X[m,d] * Wq[d,h,k]\"}\n"
+                    "  - {name: k, einsum: \"K[h,n,k] += X[n,d] * Wk[d,h,k]\"}\n"
+                    "  - {name: v, einsum: \"V[h,n,l] += X[n,d] * Wv[d,h,l]\"}\n"
+                    "  - {name: qk, einsum: \"S[h,m,n] += Q[h,m,k] * K[h,n,k]\"}\n"
+                    "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
+                    "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n"
+                    "  - {name: o, einsum: \"Z[m,e] += O[h,m,l] * Wo[h,l,e]\"}\n");
+  const std::vector<std::string> base = {"explore",     "--hw",     kHw,
+                                         "--workload",  "att.yaml", "--objectives",
+                                         "dram,energy", "--tiles",  "pow2"};
+  const Csv stacked = parse_csv(run_ok(base).out);
+  const Csv apart = parse_csv(run_ok(concat(base, {"--no-stacking"})).out);
+  expect_well_formed(stacked);
+  const auto least_dram = [](const Csv &csv) {
+    return csv.number(0, "dram_read_words") + csv.number(0, "dram_write_words");
+  };
+  EXPECT_EQ(least_dram(apart) - least_dram(stacked), 2 * 64 * 64); // X read once, not thrice
+  EXPECT_NE(stacked.text(0, "dataflow").find("q+k+v:"), std::string::npos);
+  for (size_t i = 0; i < apart.rows.size(); ++i)
+    EXPECT_EQ(apart.text(i, "dataflow").find("q+"), std::string::npos);
+  for (size_t i = 0; i < stacked.rows.size(); ++i) {
+    write("m.yaml", run_ok(concat(base, {"--emit-mapping", std::to_string(i)})).out);
+    const nlohmann::json eval = nlohmann::json::parse(
+        run_ok({"eval", "--hw", kHw, "--workload", "att.yaml", "--mapping", "m.yaml", "--json"})
+            .out);
+    EXPECT_TRUE(near_relative(eval["total"]["energy_pj"].get<double>(),
+                              stacked.number(i, "energy_pj"), 1e-12));
+  }
+  // Point 0's first segment, the stack, mapped again.
+  const std::string mapping = run_ok(concat(base, {"--emit-mapping", "0"})).out;
+  const size_t first = mapping.find("  - ops:");
+  const size_t second = mapping.find("  - ops:", first + 1);
+  ASSERT_NE(mapping.find("q+k+v", first), std::string::npos);
+  write("twice.yaml", mapping + mapping.substr(first, second - first));
+  const auto lines = std::count(mapping.begin(), mapping.end(), '\n');
+  expect_error({"eval", "--hw", kHw, "--workload", "att.yaml", "--mapping", "twice.yaml"},
+               "twice.yaml:" + std::to_string(lines + 1) +
+                   ":11: error: op 'q' is mapped twice (here by 'q+k+v')");
+}
+
 TEST_F(ExploreCommand, TileMenusRestrictTheTileSizes) {
   const std::map<std::string, long> dims{{"m", 96}, {"k", 40}, {"n", 24}};
   write("gemm.yaml", test_common::gemm_workload("gemm", 96, 40, 24, "gemm"));
@@ -293,9 +338,10 @@ TEST_F(ExploreCommand, ProgressGoesToStderrOnlyWhenAsked) {
 
 TEST_F(ExploreCommand, HelpListsEveryOption) {
   const RunResult help = run_ok({"explore", "--help"});
-  for (const char *option : {"--hw", "--workload", "-o,--output", "--json", "--threads", "--tiles",
-                             "--objectives", "--latency-model", "-v,--verbose", "--progress",
-                             "--emit-mapping", "--max-tilings", "--max-loop-nests", "--max-fused"})
+  for (const char *option :
+       {"--hw", "--workload", "-o,--output", "--json", "--threads", "--tiles", "--objectives",
+        "--latency-model", "-v,--verbose", "--progress", "--emit-mapping", "--max-tilings",
+        "--max-loop-nests", "--max-fused", "--no-stacking"})
     EXPECT_NE(help.out.find(option), std::string::npos) << option;
 }
 

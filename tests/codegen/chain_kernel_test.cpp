@@ -54,23 +54,81 @@ TEST(ChainKernel, EveryFrontPointOfAStack) {
   EXPECT_EQ(longest, 3u);
 }
 
-TEST(ChainKernel, EveryFrontPointOfABranchingBlock) {
-  // qk reads two projections and pv reads qk's result and a third: each front point runs one
-  // split of the einsums into chains, the results left out of a chain through DRAM.
-  const char *const workload = R"(name: block
-dims: {m: 4, n: 6, d: 4, k: 2, l: 2}
+// Attention fed by its projections of one input: stacked siblings write their results as slices
+// of the stack's, which the chains after them read in place.
+const char *const kProjectedBlock = R"(name: projected
+dims: {m: 6, n: 6, d: 4, k: 2, l: 2}
 ops:
   - {name: q, einsum: "Q[m,k] += X[m,d] * Wq[d,k]"}
-  - {name: k, einsum: "K[n,k] += Y[n,d] * Wk[d,k]"}
-  - {name: v, einsum: "V[n,l] += Y[n,d] * Wv[d,l]"}
+  - {name: k, einsum: "K[n,k] += X[n,d] * Wk[d,k]"}
+  - {name: v, einsum: "V[n,l] += X[n,d] * Wv[d,l]"}
   - {name: qk, einsum: "S[m,n] += Q[m,k] * K[n,k]"}
   - {name: pv, einsum: "O[m,l] += S[m,n] * V[n,l]"}
 )";
+
+TEST(ChainKernel, EveryFrontPointOfABranchingBlock) {
+  // qk reads two projections and pv reads qk's result and a third: each front point runs one
+  // split of the einsums into chains, the results left out of a chain through DRAM.
   const Hardware hw = parse_hardware(vector_hardware(96), "test-hw.yaml");
-  const Front front(workload, hw);
+  const Front front(kProjectedBlock, hw);
   ASSERT_GE(front.size(), 1u);
   for (size_t p = 0; p < front.size(); ++p)
     expect_matches_model("block front point " + std::to_string(p), front.point(p), hw);
+}
+
+TEST(ChainKernel, EveryFrontPointOfABlockWithStackedProjections) {
+  const Hardware hw = parse_hardware(vector_hardware(96), "test-hw.yaml");
+  const Front front(kProjectedBlock, hw, Stacking::Siblings);
+  bool stacked = false;
+  for (size_t p = 0; p < front.size(); ++p) {
+    const std::vector<KernelSegment> point = front.point(p);
+    for (const KernelSegment &seg : point)
+      stacked = stacked || seg.problem->op(0).stacked.size() > 0;
+    expect_matches_model("projected block front point " + std::to_string(p), point, hw);
+  }
+  EXPECT_TRUE(stacked);
+}
+
+TEST(ChainKernel, EachStackOfTheProjections) {
+  // Every stack of two or three projections, the one left out fused into its reader where it
+  // can be; the X tile held across the stack index or read again per projection.
+  const std::string qk = segment("[qk, pv]", "[m]", "qk: [n, k], pv: [l, n]",
+                                 "Q: 1, K: 0, S: 1, V: 0, O: 1", "m: 2, n: 6, k: 2, l: 2");
+  const std::string single_pv =
+      segment("[pv]", "", "pv: [m, l, n]", "S: 3, V: 3, O: 2", "m: 2, n: 3, l: 2");
+  // q+k+v stacks over `stack`, then q+k, q+v and k+v over stack2, stack3 and stack4.
+  const auto stack = [](const std::string &name, const std::string &tiles, const std::string &loops,
+                        const std::string &retention) {
+    return segment("[" + name + "]", "", name + ": " + loops, retention, tiles);
+  };
+  const auto q_proj = segment("[q, qk]", "[m]", "q: [k, d], qk: [n, k]",
+                              "X: 1, Wq: 0, Q: 1, K: 0, S: 1", "m: 2, d: 4, k: 2, n: 6");
+  struct Case {
+    std::string label, mapping;
+  };
+  const std::vector<Case> cases{
+      {"q+k+v, X held across the stack",
+       mapping("projected", {stack("q+k+v", "m: 2, d: 2, k: 2, stack: 3", "[m, d, stack, k]",
+                                   "X: 2, Wq+Wk+Wv: 4, Q+K+V: 1"),
+                             qk})},
+      {"q+k+v, X read per projection",
+       mapping("projected", {stack("q+k+v", "m: 2, d: 2, k: 2, stack: 1", "[stack, m, k, d]",
+                                   "X: 4, Wq+Wk+Wv: 4, Q+K+V: 3"),
+                             qk})},
+      {"k+v, q fused into qk",
+       mapping("projected", {stack("k+v", "n: 3, d: 4, k: 1, stack4: 2", "[n, d, stack4, k]",
+                                   "X: 2, Wk+Wv: 4, K+V: 1"),
+                             q_proj, single_pv})},
+  };
+  std::vector<double> x_reads;
+  for (const Case &c : cases) {
+    const Schedule s(kProjectedBlock, c.mapping);
+    x_reads.push_back(
+        measured(expect_matches_model(c.label, s.segments(), hardware()), "X", "reads"));
+  }
+  EXPECT_EQ(x_reads[0], 6 * 4);     // once
+  EXPECT_EQ(x_reads[1], 3 * 6 * 4); // per projection
+  EXPECT_EQ(x_reads[2], 2 * 6 * 4); // by k+v, and by q
 }
 
 TEST(ChainKernel, PaddedStackThenPointwise) {

@@ -4,6 +4,7 @@
 #include "dse/codegen/kernel_runner.hpp"
 #include "dse/config/mapping_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/sibling_stack.hpp"
 
 #include <algorithm>
 
@@ -20,7 +21,8 @@ std::string vector_hardware(std::int64_t gb_words, int cores) {
 }
 
 Schedule::Schedule(const std::string &workload_yaml, const std::string &mapping_yaml)
-    : workload_(std::make_unique<Workload>(parse_workload(workload_yaml, "test-workload.yaml"))),
+    : workload_(std::make_unique<Workload>(
+          with_sibling_stacks(parse_workload(workload_yaml, "test-workload.yaml")))),
       resolved_(resolve_mapping(*workload_, parse_mapping(mapping_yaml, "test-mapping.yaml"))) {}
 
 std::vector<KernelSegment> Schedule::segments() const {
@@ -30,8 +32,11 @@ std::vector<KernelSegment> Schedule::segments() const {
   return out;
 }
 
-Front::Front(const std::string &workload_yaml, const Hardware &hw)
-    : workload_(std::make_unique<Workload>(parse_workload(workload_yaml, "test-workload.yaml"))),
+Front::Front(const std::string &workload_yaml, const Hardware &hw, Stacking stacking)
+    : workload_(std::make_unique<Workload>(
+          stacking == Stacking::Siblings
+              ? with_sibling_stacks(parse_workload(workload_yaml, "test-workload.yaml"))
+              : parse_workload(workload_yaml, "test-workload.yaml"))),
       result_(explore(*workload_, hw, SearchOptions{})) {}
 
 std::vector<KernelSegment> Front::point(size_t index) const {

@@ -21,7 +21,8 @@ namespace dse::codegen_test {
 /// A vector target with 8 lanes, a 128-word register level and `gb_words` of global buffer.
 std::string vector_hardware(std::int64_t gb_words, int cores = 1);
 
-/// A workload with a mapping resolved against it (segments point into the workload).
+/// A workload (its sibling einsums also stacked, which the mapping may name) with a mapping
+/// resolved against it (segments point into the workload).
 class Schedule {
 public:
   Schedule(const std::string &workload_yaml, const std::string &mapping_yaml);
@@ -37,9 +38,12 @@ private:
 };
 
 /// The front of a workload explored on `hw`, kept alive with the problems its points refer to.
+/// Whether a Front's workload also offers its sibling einsums stacked (with_sibling_stacks).
+enum class Stacking { None, Siblings };
+
 class Front {
 public:
-  Front(const std::string &workload_yaml, const Hardware &hw);
+  Front(const std::string &workload_yaml, const Hardware &hw, Stacking stacking = Stacking::None);
   Front(const Front &) = delete;
   Front &operator=(const Front &) = delete;
 

@@ -10,6 +10,7 @@
 #include "common/repo_files.hpp"
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/search/explore.hpp"
 #include "dse/search/hier_explore.hpp"
 
@@ -111,6 +112,65 @@ TEST(DagExplore, EachSegmentIsSearchedOnceWhateverTheSplitsThatHoldIt) {
     ++segments[s.ops];
   EXPECT_EQ(segments.size(), h.segments.size());
   EXPECT_EQ(segments.size(), w.ops.size()); // every einsum and the softmax, alone
+}
+
+/// The (latency, energy) of each point of a front.
+template <class Plan> std::vector<Point> points(const std::vector<Plan> &front) {
+  std::vector<Point> out;
+  for (const Plan &p : front)
+    out.push_back({p.objectives.latency_s, p.objectives.energy_pj});
+  return out;
+}
+
+/// The block's K and V projections stacked (they read Y alike), made explicit: qk and pv read
+/// their results from DRAM, qk continues q's chain.
+Workload explicit_stack() {
+  return parse_workload("name: stacked\n"
+                        "dims: {m: 16, n: 16, d: 16, k: 8, l: 8, e: 16, s: 2}\n"
+                        "ops:\n"
+                        "  - {name: q, einsum: \"Q[m,k] += X[m,d] * Wq[d,k]\"}\n"
+                        "  - {name: kv, einsum: \"KV[s,n,k] += Y[n,d] * Wkv[s,d,k]\"}\n"
+                        "  - {name: qk, einsum: \"S[m,n] += Q[m,k] * Kd[n,k]\"}\n"
+                        "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
+                        "  - {name: pv, einsum: \"O[m,l] += P[m,n] * Vd[n,l]\"}\n"
+                        "  - {name: o, einsum: \"Z[m,e] += O[m,l] * Wo[l,e]\"}\n",
+                        "stacked.yaml");
+}
+
+/// The block's front with its siblings stacked is the union of its explicit splits' and the
+/// stacked split's, and differs from the union without the stack (stacking pays: Y read once
+/// for both projections); `front` gives a workload's (latency, energy) front.
+template <class FrontOf> void expect_stacked_split_in_front(FrontOf &&front) {
+  std::vector<Workload> explicit_splits = block_and_splits();
+  const Workload stacked = with_sibling_stacks(explicit_splits.front());
+  ASSERT_EQ(stacked.ops.size(), explicit_splits.front().ops.size() + 1);
+  explicit_splits.front() = explicit_stack();
+  std::vector<Point> united, unstacked;
+  for (size_t i = 0; i < explicit_splits.size(); ++i)
+    for (const Point &p : front(explicit_splits[i])) {
+      united.push_back(p);
+      if (i > 0)
+        unstacked.push_back(p);
+    }
+  const std::vector<Point> stacked_front = front(stacked);
+  EXPECT_TRUE(same_front(undominated(stacked_front), undominated(united)));
+  EXPECT_FALSE(same_front(undominated(stacked_front), undominated(unstacked)));
+}
+
+TEST(DagExplore, StackedSiblingsAddTheFrontOfTheStackedSplit) {
+  const Hardware hw = load_hardware(test_common::repo_file("hw_configs/edge-16x16-32k.yaml"));
+  SearchOptions options;
+  options.threads = 2;
+  expect_stacked_split_in_front(
+      [&](const Workload &w) { return points(explore(w, hw, options).front); });
+}
+
+TEST(DagExplore, StackedSiblingsOnAHierarchy) {
+  const Hardware hw = load_hardware(test_common::repo_file("hw_configs/a16-timeloop.yaml"));
+  HierSearchOptions options;
+  options.threads = 2;
+  expect_stacked_split_in_front(
+      [&](const Workload &w) { return points(explore_hier(hw, w, options).front); });
 }
 
 TEST(DagExplore, HierarchyFrontIsTheUnionOfEverySplitsFront) {
