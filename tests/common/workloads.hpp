@@ -51,4 +51,14 @@ inline std::string conv_stack_1d_workload(const std::string &name) {
          "  - {name: conv3, einsum: \"Z[i,a] += W3[i,j] * Y2[j,a]\"}\n";
 }
 
+/// A scaling whose result X two sibling projections read alike (docs/DEPTH_FIRST.md §3):
+/// stacked (with_sibling_stacks), op 3 is `k+v`, which may continue the scaling's chain.
+inline std::string fed_siblings_workload(const std::string &name) {
+  return "name: " + name +
+         "\ndims: {m: 4, d: 2, k: 2}\nops:\n"
+         "  - {name: x, einsum: \"X[m,d] += A[m,d] * G[d]\"}\n"
+         "  - {name: k, einsum: \"K[m,k] += X[m,d] * Wk[d,k]\"}\n"
+         "  - {name: v, einsum: \"V[m,k] += X[m,d] * Wv[d,k]\"}\n";
+}
+
 } // namespace dse::test_common

@@ -7,6 +7,9 @@
 #include <iostream>
 
 #include "common/suite_scale.hpp"
+#include "common/workloads.hpp"
+#include "dse/config/workload_loader.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/model/metrics.hpp"
 #include "model/test_workloads.hpp"
 #include "model/trace_check.hpp"
@@ -156,6 +159,17 @@ TEST(TraceSimulation, ResidualBlockFusedAndAlone) {
   const ChainWorkload w(test_workloads::kResidualBlock1d);
   expect_agreement("residual block fused", w.whole_chain(), kEverything);
   expect_agreement("residual block, second convolution", w.single(1), kEverything);
+}
+
+// Stacked siblings: the stack alone, and fused after the GEMM whose result it reads for both.
+TEST(TraceSimulation, StackedSiblingsAloneAndFedByTheirProducer) {
+  const Workload w = with_sibling_stacks(
+      parse_workload(test_common::fed_siblings_workload("fed-siblings"), "test.yaml"));
+  const std::vector<ChainLink> links = workload_links(w);
+  ASSERT_EQ(links.size(), 4u);
+  expect_agreement("stacked siblings", make_single_problem(w, links[3]), kEverything);
+  expect_agreement("producer and stacked siblings fused",
+                   make_chain_problem(w, {links[0], links[3]}), kChainSampled);
 }
 
 // The tile restriction is needed: with one-position tiles of the same-padded chain, the second

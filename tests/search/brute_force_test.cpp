@@ -9,6 +9,8 @@
 #include <cmath>
 #include <string>
 
+#include "common/workloads.hpp"
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/search/tiling_space.hpp"
 #include "search/test_problems.hpp"
 
@@ -291,6 +293,16 @@ TEST(BruteForce, FusedWindowChainOfThree) {
 TEST(BruteForce, FusedResidualBlock) {
   const TestProblem tp = test::chain_problem("residual block", test::residual_block_yaml());
   compare(tp, hardware(48), options_with(kLatencyEnergyDram, TileMenu::All));
+}
+
+TEST(BruteForce, StackedSiblingsFusedAfterTheirProducer) {
+  const auto w = std::make_shared<const Workload>(
+      with_sibling_stacks(*test::make_workload(test_common::fed_siblings_workload("fed"))));
+  const std::vector<ChainLink> links = workload_links(*w);
+  compare({"stack", w, make_single_problem(*w, links.at(3))}, hardware(12),
+          options_with(kLatencyEnergyDram, TileMenu::All));
+  compare({"producer and stack", w, make_chain_problem(*w, {links.at(0), links.at(3)})},
+          hardware(12), options_with(kLatencyEnergyDram));
 }
 
 TEST(BruteForce, FusedGemmPairWithRecomputeExcluded) {
