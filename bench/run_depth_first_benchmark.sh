@@ -10,7 +10,8 @@
 # 3x3 -> 3x3 -> 1x1 chain and of an MLP block, and the network plans of ResNet-18 and MobileNetV2
 # with pairs fused through windows against pairs read with bare indices only, and MobileNetV2's
 # with runs of three (planning time, fused segments on the plan, DRAM words); last, the fewest
-# DRAM words of a ResNet basic block whose fused form may hold its input for the add.
+# DRAM words of a ResNet basic block whose fused form may hold its input for the add, and of
+# BERT attention whose Q, K and V projections may stack to read their input once.
 # Usage: bench/run_depth_first_benchmark.sh [build-dir]
 set -eu
 build=${1:-build}
@@ -126,3 +127,21 @@ fewest() {
 printf '%-40s %s\n' "input held or read again" "$(fewest $block)"
 printf '%-40s %s\n' "residual a tensor of its own" "$(fewest "$out/apart.yaml")"
 printf '%-40s %s\n' "unfused" "$(fewest $block --no-fusion)"
+
+# BERT-base attention fed by its Q, K and V projections, which read the layer input X alike: the
+# fewest DRAM words of its exact DRAM-energy front and the exploration time, with the projections
+# also stacked into one einsum that may read X once (the default) and with --no-stacking.
+echo
+printf '%-40s %14s %10s\n' "BERT attention block, fewest DRAM words" dram-words explore-s
+attention=workloads/bert-base-attention-block-s512.yaml
+for target in fused-layer-362k sim-1g-1mb-60gbps; do
+  for stacking in "" --no-stacking; do
+    start=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    "$dse" explore --hw hw_configs/$target.yaml --workload $attention --tiles pow2 \
+      --objectives dram,energy -o "$out/attention.csv" $stacking
+    end=$(date +%s.%N)
+    awk -F, -v label="$target ${stacking:-stacked}" -v s="$start" -v e="$end" \
+      'NR == 2 { printf "%-40s %14.0f %10.2f\n", label, $5 + $6, e - s }' "$out/attention.csv"
+  done
+done

@@ -63,9 +63,10 @@ void load_schedule(const EmitArgs &args, Schedule &s) {
     throw UserError("give exactly one of --point N and --mapping FILE");
   s.hw = load_hardware(args.hw_path, args.max_input_mib);
   require_legacy_hardware(s.hw, "emit/run");
-  s.workload = args.point >= 0
-                   ? load_searched_workload(args.workload_path, args.search, args.max_input_mib)
-                   : with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
+  s.workload =
+      args.point >= 0
+          ? load_searched_workload(args.workload_path, args.search, s.hw, args.max_input_mib)
+          : with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
   if (args.point >= 0) {
     const std::string name = "front point " + std::to_string(args.point);
     s.resolved = front_point_segments(args, s.workload, s.hw);

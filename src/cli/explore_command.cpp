@@ -58,9 +58,10 @@ SearchOptions search_options(const SearchFlags &flags) {
 }
 
 Workload load_searched_workload(const std::string &path, const SearchFlags &flags,
-                                std::uint64_t max_input_mib) {
+                                const Hardware &hw, std::uint64_t max_input_mib) {
   Workload workload = load_workload(path, max_input_mib);
-  return flags.no_stacking ? workload : with_sibling_stacks(workload);
+  const bool stacking = !flags.no_stacking && (hw.is_legacy() || flags.hier_fusion);
+  return stacking ? with_sibling_stacks(workload) : workload;
 }
 
 namespace {
@@ -84,7 +85,7 @@ int run_explore(const ExploreArgs &args) {
     return run_hier_explore(args, hw);
   const SearchOptions options = search_options(args.search);
   const Workload workload =
-      load_searched_workload(args.workload_path, args.search, args.max_input_mib);
+      load_searched_workload(args.workload_path, args.search, hw, args.max_input_mib);
 
   ExploreResult result;
   {

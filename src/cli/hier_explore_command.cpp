@@ -53,7 +53,7 @@ HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &
 int run_hier_explore(const ExploreArgs &args, const Hardware &hw) {
   const HierSearchOptions options = hier_search_options(args.search, hw);
   const Workload workload =
-      load_searched_workload(args.workload_path, args.search, args.max_input_mib);
+      load_searched_workload(args.workload_path, args.search, hw, args.max_input_mib);
   const HierExploreResult result = explore_hier(hw, workload, options);
   if (args.verbose)
     std::cerr << hier_search_statistics(result, workload);

@@ -430,7 +430,8 @@ int run_sweep_on(const SweepArgs &args, const ProcessGroup &group) {
   const SweepSearch search = sweep_search(args, configs.front().hw);
   std::vector<Workload> workloads;
   for (const std::string &path : args.workload_paths)
-    workloads.push_back(load_searched_workload(path, args.search, args.max_input_mib));
+    workloads.push_back(
+        load_searched_workload(path, args.search, configs.front().hw, args.max_input_mib));
   const int cap_axis = capacity_axis(axes, configs);
   if (args.buffer_curve && cap_axis < 0)
     throw UserError(missing_capacity_axis(configs.front().hw));

@@ -225,6 +225,14 @@ TEST_F(ExploreCommand, StackedProjectionsReadTheirInputOnce) {
     EXPECT_TRUE(near_relative(eval["total"]["energy_pj"].get<double>(),
                               stacked.number(i, "energy_pj"), 1e-12));
   }
+  // On a general hierarchy the stacks are searched with the fused pairs, under --hier-fusion.
+  write("two.yaml", "name: two\ndims: {m: 16, d: 16, k: 16}\nops:\n"
+                    "  - {name: a, einsum: \"A[m,k] += X[m,d] * Wa[d,k]\"}\n"
+                    "  - {name: b, einsum: \"B[m,k] += X[m,d] * Wb[d,k]\"}\n");
+  const std::vector<std::string> a16 = {
+      "explore", "--hw", repo_file("hw_configs/a16-timeloop.yaml"), "--workload", "two.yaml", "-v"};
+  EXPECT_EQ(run(a16).err.find("a+b:"), std::string::npos);
+  EXPECT_NE(run(concat(a16, {"--hier-fusion"})).err.find("a+b:"), std::string::npos);
   // Point 0's first segment, the stack, mapped again.
   const std::string mapping = run_ok(concat(base, {"--emit-mapping", "0"})).out;
   const size_t first = mapping.find("  - ops:");

@@ -38,10 +38,11 @@ struct SearchFlags {
 SearchOptions search_options(const SearchFlags &flags);
 /// The same for a general hierarchy, whose search takes the objectives and the latency model.
 HierSearchOptions hier_search_options(const SearchFlags &flags, const Hardware &hw);
-/// The workload file as the flags search it: its sibling einsums also stacked
-/// (with_sibling_stacks) unless --no-stacking.
+/// The workload file as the flags search it on `hw`: its sibling einsums also stacked
+/// (with_sibling_stacks) unless --no-stacking, on a general hierarchy only with --hier-fusion
+/// (as fused pairs are: each stack is one more einsum to search there, with one more dimension).
 Workload load_searched_workload(const std::string &path, const SearchFlags &flags,
-                                std::uint64_t max_input_mib);
+                                const Hardware &hw, std::uint64_t max_input_mib);
 
 struct ExploreArgs {
   std::string hw_path;
