@@ -8,6 +8,7 @@
 #include <string>
 
 #include "dse/config/workload_loader.hpp"
+#include "dse/ir/sibling_stack.hpp"
 
 namespace dse::fuzz {
 
@@ -27,7 +28,7 @@ inline const std::map<std::string, Workload> &shipped_workloads() {
   static const std::map<std::string, Workload> workloads = [] {
     std::map<std::string, Workload> by_name;
     for (const auto &entry : std::filesystem::directory_iterator(shipped_path("workloads"))) {
-      Workload w = load_workload(entry.path().string());
+      Workload w = with_sibling_stacks(load_workload(entry.path().string()));
       by_name.emplace(w.name, std::move(w));
     }
     return by_name;

@@ -344,15 +344,20 @@ void mark_stacked_members(ProgramOps &p) {
     std::int64_t offset = 0;
     for (int m : op.stacked) {
       const TensorAccess &result = p.workload->ops.at(static_cast<size_t>(m)).einsum.output;
+      const std::vector<std::int64_t> shape = real_shape(*p.workload, result);
       for (ProgramTensor &t : p.tensors)
         if (t.name == result.tensor) {
+          if (t.shape != shape)
+            throw UserError(p.workload->ops.at(static_cast<size_t>(o)).where,
+                            "kernels read a stacked result only at the extents it is written: '" +
+                                t.name + "' is read beyond them (through a window)");
           t.produced = true;
           t.stacked_in = op.einsum.output.tensor;
           t.offset = offset;
           for (const IndexExpr &e : result.indices)
             t.dims.push_back(plain_dim(e));
         }
-      offset += words(real_shape(*p.workload, result));
+      offset += words(shape);
     }
   }
 }

@@ -187,6 +187,7 @@ std::vector<ChainLink> running_links(const Workload &workload, const std::vector
   return out;
 }
 
+/// Whether the workload holds stacked einsums (with_sibling_stacks).
 bool has_stacks(const Workload &workload) {
   return std::any_of(workload.ops.begin(), workload.ops.end(),
                      [](const Operator &op) { return !op.stacked.empty(); });
