@@ -275,6 +275,10 @@ std::string hier_search_statistics(const HierExploreResult &result, const Worklo
     out << segment_label(workload, segment) << ": ";
     if (segment.pass) {
       out << describe_vector_pass(*segment.pass) << "\n";
+    } else if (segment.renamed_from) {
+      out << "the front of " << segment_label(workload, result.segments[*segment.renamed_from])
+          << " renamed (the same einsum up to its dimensions' names); front "
+          << segment.search.front.size() << " points\n";
     } else if (segment.pair) {
       const FusedHierSearchStatistics &s = segment.fused.statistics;
       out << s.loop_trees << " loop trees; " << s.tilings << " tilings fit level 1, "

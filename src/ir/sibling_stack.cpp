@@ -7,51 +7,11 @@
 #include <set>
 
 #include "dse/ir/chain.hpp"
+#include "dse/ir/einsum_renaming.hpp"
 
 namespace dse {
 
 namespace {
-
-/// A renaming of one einsum's dimensions into another's, built access by access: consistent
-/// both ways, between dimensions of equal sizes.
-class DimRenaming {
-public:
-  explicit DimRenaming(const Workload &w)
-      : w_(w), to_b_(w.dims.size(), -1), to_a_(w.dims.size(), -1) {}
-
-  bool aligns(const TensorAccess &a, const TensorAccess &b) {
-    if (a.indices.size() != b.indices.size())
-      return false;
-    for (size_t p = 0; p < a.indices.size(); ++p)
-      if (!aligns(a.indices[p], b.indices[p]))
-        return false;
-    return true;
-  }
-
-private:
-  bool aligns(const IndexExpr &a, const IndexExpr &b) {
-    if (a.offset != b.offset || a.terms.size() != b.terms.size())
-      return false;
-    for (size_t t = 0; t < a.terms.size(); ++t)
-      if (a.terms[t].coef != b.terms[t].coef || !renames(a.terms[t].dim, b.terms[t].dim))
-        return false;
-    return true;
-  }
-
-  bool renames(int a, int b) {
-    int &ab = to_b_[static_cast<size_t>(a)];
-    int &ba = to_a_[static_cast<size_t>(b)];
-    if (ab == -1 && ba == -1 && w_.dim_size(a) == w_.dim_size(b)) {
-      ab = b;
-      ba = a;
-      return true;
-    }
-    return ab == b && ba == a;
-  }
-
-  const Workload &w_;
-  std::vector<int> to_b_, to_a_;
-};
 
 /// Every tensor some operator writes.
 std::set<std::string> produced_tensors(const Workload &w) {

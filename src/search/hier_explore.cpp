@@ -3,6 +3,7 @@
 #include "dse/search/hier_explore.hpp"
 
 #include "dse/ir/chain.hpp"
+#include "dse/ir/einsum_renaming.hpp"
 #include "dse/model/hier_cost.hpp"
 #include "dse/search/front_algebra.hpp"
 
@@ -44,6 +45,32 @@ HierPlan pass_plan(const Hardware &hw, const HierVectorPass &pass, size_t segmen
   o.edp = o.latency_s * o.energy_pj;
   o.dram_words = pass.dram_reads + pass.dram_updates;
   return plan;
+}
+
+/// `search` with every mapping's dimensions renamed by `to` (per workload dimension, the one it
+/// becomes, -1 for dimensions the einsum does not use).
+HierSearchResult renamed_search(HierSearchResult search, const std::vector<int> &to) {
+  const auto rename = [&to](std::vector<std::int64_t> &factors) {
+    std::vector<std::int64_t> out(factors.size(), 1);
+    for (size_t d = 0; d < factors.size(); ++d)
+      if (to[d] >= 0)
+        out[static_cast<size_t>(to[d])] = factors[d];
+    factors = std::move(out);
+  };
+  for (HierFrontPoint &point : search.front) {
+    for (LevelMapping &level : point.mapping.levels) {
+      std::erase_if(level.order, [&to](int d) { return to[static_cast<size_t>(d)] < 0; });
+      for (int &d : level.order)
+        d = to[static_cast<size_t>(d)];
+      rename(level.factor);
+    }
+    for (std::vector<FanoutMapping> &fanout : point.mapping.fanouts)
+      for (FanoutMapping &f : fanout) {
+        rename(f.x);
+        rename(f.y);
+      }
+  }
+  return search;
 }
 
 /// Every tensor may bypass every on-chip level, so only mapspace constraints can leave an einsum
@@ -99,12 +126,19 @@ private:
     return fusion_ && can_fuse(workload_, producer, consumer);
   }
 
-  /// The link's einsum searched alone, then each attached operator's pass.
+  /// The link's einsum searched alone (or an earlier einsum's front renamed), then each attached
+  /// operator's pass.
   std::vector<HierPlan> link_alone(const ChainLink &link) {
     const auto op = static_cast<size_t>(link.einsum_op);
     HierSegmentFront einsum;
     einsum.ops = {link.einsum_op};
-    einsum.search = search_hier_front(hw_, workload_, workload_.ops[op], options_);
+    einsum.renamed_from = renamed_einsum(workload_.ops[op]);
+    einsum.search =
+        einsum.renamed_from
+            ? renamed_search(result_.segments[*einsum.renamed_from].search,
+                             *einsum_renaming(workload_, first_einsum(*einsum.renamed_from),
+                                              workload_.ops[op].einsum))
+            : search_hier_front(hw_, workload_, workload_.ops[op], options_);
     require_some_mapping(hw_, workload_.ops[op], einsum.search);
     const size_t segment = add(std::move(einsum));
     std::vector<HierPlan> plans;
@@ -122,6 +156,25 @@ private:
       plans = minkowski_sum(plans, {pass_plan(hw_, *result_.segments[at].pass, at)}, policy_);
     }
     return plans;
+  }
+
+  const Einsum &first_einsum(size_t segment) const {
+    return workload_.ops[static_cast<size_t>(result_.segments[segment].ops.front())].einsum;
+  }
+
+  /// The segment of an einsum searched alone before that `op` is renamed, if any: its search is
+  /// `op`'s renamed, as the search reads dimensions by their sizes and roles only (not where
+  /// mapspace rules name them).
+  std::optional<size_t> renamed_einsum(const Operator &op) const {
+    if (!hw_.hierarchy.mapspace.empty())
+      return std::nullopt;
+    for (size_t s = 0; s < result_.segments.size(); ++s) {
+      const HierSegmentFront &earlier = result_.segments[s];
+      if (!earlier.pass && !earlier.pair && !earlier.renamed_from &&
+          einsum_renaming(workload_, first_einsum(s), op.einsum))
+        return s;
+    }
+    return std::nullopt;
   }
 
   std::vector<HierPlan> fused_pair(const ChainLink &producer, const ChainLink &consumer) {

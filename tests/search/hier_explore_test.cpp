@@ -9,6 +9,8 @@
 #include "dse/config/hardware_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
+#include "dse/model/hier_cost.hpp"
+#include "dse/model/hier_mapping_check.hpp"
 #include "dse/search/hier_explore.hpp"
 
 namespace dse {
@@ -180,6 +182,38 @@ TEST(HierExplore, AnEdpFrontIsTheLeastEdpOfTheSumsOfLatencyEnergyFronts) {
   ASSERT_FALSE(r.front.empty());
   for (const HierPlan &plan : r.front)
     EXPECT_EQ(plan.objectives.edp, least);
+}
+
+// An einsum that is an earlier one with its dimensions renamed takes that einsum's front renamed:
+// every point is a legal mapping of it that evaluates to the point's objectives, and the front
+// is the one its own search finds.
+TEST(HierExplore, AnEinsumThatIsAnEarlierOneRenamedTakesItsFrontRenamed) {
+  const Workload w = parse_workload("name: three\ndims: {m: 16, n: 16, d: 8, k: 4, l: 4}\nops:\n"
+                                    "  - {name: a, einsum: \"A[m,k] += X[m,d] * Wa[d,k]\"}\n"
+                                    "  - {name: b, einsum: \"B[n,l] += Y[n,d] * Wb[d,l]\"}\n"
+                                    "  - {name: c, einsum: \"C[m,k] += X[m,d] * Wc[k,d]\"}\n",
+                                    "three.yaml");
+  const Hardware hw = a16();
+  HierSearchOptions options;
+  options.objectives = kObjectives;
+  const HierExploreResult r = explore_hier(hw, w, options);
+  ASSERT_EQ(r.segments.size(), 3u);
+  EXPECT_FALSE(r.segments[0].renamed_from);
+  EXPECT_EQ(r.segments[1].renamed_from, std::optional<size_t>(0));
+  EXPECT_FALSE(r.segments[2].renamed_from); // its weight is read transposed
+  const Operator &b = w.ops[1];
+  std::vector<Objectives> renamed;
+  for (const HierFrontPoint &p : r.segments[1].search.front) {
+    EXPECT_EQ(hier_mapping_violation(hw, w, b, p.mapping), std::nullopt);
+    const HierCost cost = evaluate_hier_mapping(hw, w, b, p.mapping, options.first_read_elision,
+                                                options.latency_model);
+    EXPECT_EQ(hier_objectives(hw, cost).energy_pj, p.objectives.energy_pj);
+    EXPECT_EQ(hier_objectives(hw, cost).latency_s, p.objectives.latency_s);
+    EXPECT_EQ(hier_objectives(hw, cost).dram_words, p.objectives.dram_words);
+    renamed.push_back(p.objectives);
+  }
+  ASSERT_FALSE(renamed.empty());
+  EXPECT_EQ(keys_of(renamed), keys_of(objectives_of(search_hier_front(hw, w, b, options))));
 }
 
 } // namespace

@@ -18,8 +18,11 @@ namespace dse {
 
 /// One segment of a plan: an einsum alone, an attached operator's pass, or a fused pair.
 struct HierSegmentFront {
-  std::vector<int> ops;               // indices into Workload::ops, in the order they run
-  HierSearchResult search;            // an einsum alone
+  std::vector<int> ops;    // indices into Workload::ops, in the order they run
+  HierSearchResult search; // an einsum alone
+  /// An einsum alone that is an earlier one renamed: that einsum's segment, whose front `search`
+  /// holds renamed (no search of its own).
+  std::optional<size_t> renamed_from;
   std::optional<HierVectorPass> pass; // an attached operator alone (one point)
   std::optional<Problem> pair;        // a fused pair (it points into the workload)
   FusedHierSearchResult fused;        // the pair's front
