@@ -1,6 +1,9 @@
 // Renamings between einsums, access by access.
 #include "dse/ir/einsum_renaming.hpp"
 
+#include <algorithm>
+#include <string>
+
 namespace dse {
 
 DimRenaming::DimRenaming(const Workload &w)
@@ -35,9 +38,28 @@ bool DimRenaming::renames(int a, int b) {
   return ab == b && ba == a;
 }
 
+namespace {
+
+/// The einsum's tensor names in order (inputs, output, residual), each as the position where it
+/// first appears: which accesses read or write one tensor.
+std::vector<size_t> tensor_pattern(const Einsum &e) {
+  std::vector<std::string> names;
+  for (const TensorAccess &in : e.inputs)
+    names.push_back(in.tensor);
+  names.push_back(e.output.tensor);
+  names.push_back(e.residual);
+  std::vector<size_t> out;
+  for (const std::string &name : names)
+    out.push_back(static_cast<size_t>(std::find(names.begin(), names.end(), name) - names.begin()));
+  return out;
+}
+
+} // namespace
+
 std::optional<std::vector<int>> einsum_renaming(const Workload &w, const Einsum &a,
                                                 const Einsum &b) {
-  if (a.inputs.size() != b.inputs.size() || a.residual.empty() != b.residual.empty())
+  if (a.inputs.size() != b.inputs.size() || a.residual.empty() != b.residual.empty() ||
+      tensor_pattern(a) != tensor_pattern(b))
     return std::nullopt;
   DimRenaming renaming(w);
   if (!renaming.aligns(a.output, b.output))

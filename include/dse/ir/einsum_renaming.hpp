@@ -30,8 +30,8 @@ private:
 };
 
 /// When einsum `b` is einsum `a` renamed (its inputs in the same order, a residual where `a` has
-/// one): per workload dimension, the dimension of `b` that `a`'s renames to (-1 for dimensions
-/// `a` does not use); std::nullopt otherwise.
+/// one, one tensor wherever `a` has one tensor): per workload dimension, the dimension of `b` that
+/// `a`'s renames to (-1 for dimensions `a` does not use); std::nullopt otherwise.
 std::optional<std::vector<int>> einsum_renaming(const Workload &w, const Einsum &a,
                                                 const Einsum &b);
 
