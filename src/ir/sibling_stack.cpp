@@ -135,7 +135,7 @@ std::set<std::string> taken_names(const Workload &w) {
       out.insert({op.tensor, op.out});
       continue;
     }
-    out.insert(op.einsum.output.tensor);
+    out.insert({op.einsum.output.tensor, op.einsum.residual});
     for (const TensorAccess &in : op.einsum.inputs)
       out.insert(in.tensor);
   }
@@ -186,9 +186,11 @@ Workload with_sibling_stacks(const Workload &workload) {
       const std::string dim = new_dim_name(out);
       out.dims.push_back({dim, static_cast<std::int64_t>(members.size()),
                           workload.ops[static_cast<size_t>(members[0])].where});
-      Operator op = stacked_op(out, members, group.shared, static_cast<int>(out.dims.size() - 1));
+      // The shared input's position in this subset's first member.
+      const size_t shared = shared_index(out, members[0], group.ops[0], group.shared);
+      Operator op = stacked_op(out, members, shared, static_cast<int>(out.dims.size() - 1));
       if (taken.count(op.name) || taken.count(op.einsum.output.tensor) ||
-          taken.count(op.einsum.inputs[1 - group.shared].tensor)) {
+          taken.count(op.einsum.inputs[1 - shared].tensor)) {
         out.dims.pop_back();
         continue;
       }

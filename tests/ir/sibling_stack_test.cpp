@@ -144,6 +144,17 @@ TEST(SiblingStack, OnlyEinsumsEqualUpToRenamingAndWithWeightsOfTheirOwnStack) {
                                 "  - {name: b, einsum: \"B[m,k] += X[m,d] * Wb[d,k]\"}\n"
                                 "  - {name: a+b, einsum: \"C[m,k] += Y[m,d] * Wc[d,k]\"}\n")
                   .empty());
+  // The shared input first in one sibling, second in the others: each subset's stack takes its
+  // first member's order.
+  EXPECT_EQ(stacked_ops("{m: 4, n: 4, d: 4, k: 2}",
+                        "  - {name: a, einsum: \"A[m,k] += X[m,d] * Wa[d,k]\"}\n"
+                        "  - {name: b, einsum: \"B[n,k] += Wb[d,k] * X[n,d]\"}\n"
+                        "  - {name: c, einsum: \"C[n,k] += Wc[d,k] * X[n,d]\"}\n"),
+            (std::map<std::string, std::string>{
+                {"a+b+c", "A+B+C[stack,m,k] += X[m,d] * Wa+Wb+Wc[stack,d,k]"},
+                {"a+b", "A+B[stack2,m,k] += X[m,d] * Wa+Wb[stack2,d,k]"},
+                {"a+c", "A+C[stack3,m,k] += X[m,d] * Wa+Wc[stack3,d,k]"},
+                {"b+c", "B+C[stack4,n,k] += Wb+Wc[stack4,d,k] * X[n,d]"}}));
   // The shared input second, read through strided windows alike.
   EXPECT_EQ(stacked_ops("{m: 4, n: 4, d: 3, k: 2}",
                         "  - {name: a, einsum: \"A[m,k] += Wa[k,d] * X[2*m+d,k]\"}\n"
