@@ -90,8 +90,8 @@ TEST(ChainKernel, EveryFrontPointOfABlockWithStackedProjections) {
 }
 
 TEST(ChainKernel, EachStackOfTheProjections) {
-  // Every stack of two or three projections, the one left out fused into its reader where it
-  // can be; the X tile held across the stack index or read again per projection.
+  // The three projections stacked, X's tile held across the stack index or read again per
+  // projection, and two of them stacked with the third fused into its reader.
   const std::string qk = segment("[qk, pv]", "[m]", "qk: [n, k], pv: [l, n]",
                                  "Q: 1, K: 0, S: 1, V: 0, O: 1", "m: 2, n: 6, k: 2, l: 2");
   const std::string single_pv =
