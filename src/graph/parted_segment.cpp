@@ -125,6 +125,7 @@ std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
   std::map<std::string, std::optional<PartRun>> runs;
   std::vector<SegmentPart> parts;
   Segment s;
+  double peak_words = 0; // the most any part's run holds
   for (int p = 0; p < region.parts; ++p) {
     const std::optional<PartGraph> part = part_graph(graph, region, p);
     if (!part)
@@ -137,15 +138,14 @@ std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
       return std::nullopt;
     parts.insert(parts.end(), run->second->parts.begin(), run->second->parts.end());
     s.graph_tensors.insert(run->second->graph_tensors.begin(), run->second->graph_tensors.end());
-    s.cost.buffer_words = std::max(s.cost.buffer_words, run->second->peak_words);
+    peak_words = std::max(peak_words, run->second->peak_words);
   }
   s.kind = SegmentKind::Split;
   s.nodes = region.nodes;
   s.region = region;
   s.label = region_label(graph, region);
-  const double peak = s.cost.buffer_words;
   s.cost = sequence_cost(std::move(parts), hw, options.search.latency_model);
-  s.cost.buffer_words = peak;
+  s.cost.buffer_words = peak_words;
   s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
   return s;
 }
