@@ -107,9 +107,9 @@ std::vector<std::string> written_tensors(const KernelSegment &s) {
   for (const ProblemTensor &t : s.problem->tensors)
     if (t.role == TensorRole::Output)
       out.push_back(t.name);
-  const Workload &w = *s.problem->workload;
-  for (int e : computed_einsums(w, s.problem->ops.back().workload_op))
-    out.push_back(w.ops[static_cast<size_t>(e)].einsum.output.tensor);
+  for (std::string &member :
+       stacked_results(*s.problem->workload, s.problem->ops.back().workload_op))
+    out.push_back(std::move(member));
   return out;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "dse/ir/sibling_stack.hpp"
 #include "dse/support/dependency_order.hpp"
 
 namespace dse {
@@ -70,13 +71,8 @@ std::map<std::string, int> einsum_readers(const Workload &workload,
 
 /// The tensors that `link` yields for later einsums: its result, or a stack's members' results.
 std::vector<std::string> link_results(const Workload &workload, const ChainLink &link) {
-  const Operator &op = workload.ops[static_cast<size_t>(link.einsum_op)];
-  if (op.stacked.empty())
-    return {link_result_tensor(workload, link)};
-  std::vector<std::string> out;
-  for (int m : op.stacked)
-    out.push_back(workload.ops[static_cast<size_t>(m)].einsum.output.tensor);
-  return out;
+  std::vector<std::string> stacked = stacked_results(workload, link.einsum_op);
+  return stacked.empty() ? std::vector<std::string>{link_result_tensor(workload, link)} : stacked;
 }
 
 /// Whether an einsum of `reader` reads a result of `writer`'s last link (through DRAM).

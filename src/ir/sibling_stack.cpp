@@ -204,4 +204,11 @@ std::vector<int> computed_einsums(const Workload &workload, int op) {
   return o.stacked.empty() ? std::vector<int>{op} : o.stacked;
 }
 
+std::vector<std::string> stacked_results(const Workload &workload, int op) {
+  std::vector<std::string> out;
+  for (int m : workload.ops.at(static_cast<size_t>(op)).stacked)
+    out.push_back(workload.ops[static_cast<size_t>(m)].einsum.output.tensor);
+  return out;
+}
+
 } // namespace dse

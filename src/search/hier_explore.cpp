@@ -132,13 +132,12 @@ private:
     const auto op = static_cast<size_t>(link.einsum_op);
     HierSegmentFront einsum;
     einsum.ops = {link.einsum_op};
-    einsum.renamed_from = renamed_einsum(workload_.ops[op]);
-    einsum.search =
-        einsum.renamed_from
-            ? renamed_search(result_.segments[*einsum.renamed_from].search,
-                             *einsum_renaming(workload_, first_einsum(*einsum.renamed_from),
-                                              workload_.ops[op].einsum))
-            : search_hier_front(hw_, workload_, workload_.ops[op], options_);
+    if (const std::optional<Renamed> earlier = renamed_einsum(workload_.ops[op])) {
+      einsum.renamed_from = earlier->segment;
+      einsum.search = renamed_search(result_.segments[earlier->segment].search, earlier->to);
+    } else {
+      einsum.search = search_hier_front(hw_, workload_, workload_.ops[op], options_);
+    }
     require_some_mapping(hw_, workload_.ops[op], einsum.search);
     const size_t segment = add(std::move(einsum));
     std::vector<HierPlan> plans;
@@ -158,21 +157,26 @@ private:
     return plans;
   }
 
-  const Einsum &first_einsum(size_t segment) const {
-    return workload_.ops[static_cast<size_t>(result_.segments[segment].ops.front())].einsum;
-  }
+  /// An earlier einsum searched alone (its segment) and the renaming of its dimensions into
+  /// another einsum's.
+  struct Renamed {
+    size_t segment;
+    std::vector<int> to;
+  };
 
-  /// The segment of an einsum searched alone before that `op` is renamed, if any: its search is
-  /// `op`'s renamed, as the search reads dimensions by their sizes and roles only (not where
-  /// mapspace rules name them).
-  std::optional<size_t> renamed_einsum(const Operator &op) const {
+  /// The einsum searched alone before that `op` is renamed, if any: its search is `op`'s renamed,
+  /// as the search reads dimensions by their sizes and roles only (not where mapspace rules name
+  /// them).
+  std::optional<Renamed> renamed_einsum(const Operator &op) const {
     if (!hw_.hierarchy.mapspace.empty())
       return std::nullopt;
     for (size_t s = 0; s < result_.segments.size(); ++s) {
       const HierSegmentFront &earlier = result_.segments[s];
-      if (!earlier.pass && !earlier.pair && !earlier.renamed_from &&
-          einsum_renaming(workload_, first_einsum(s), op.einsum))
-        return s;
+      if (earlier.pass || earlier.pair || earlier.renamed_from)
+        continue;
+      const Einsum &einsum = workload_.ops[static_cast<size_t>(earlier.ops.front())].einsum;
+      if (std::optional<std::vector<int>> to = einsum_renaming(workload_, einsum, op.einsum))
+        return Renamed{s, std::move(*to)};
     }
     return std::nullopt;
   }

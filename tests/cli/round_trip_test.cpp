@@ -4,6 +4,7 @@
 
 #include "cli/cli_fixture.hpp"
 #include "common/suite_scale.hpp"
+#include "common/workloads.hpp"
 
 namespace dse::testing {
 namespace {
@@ -149,14 +150,7 @@ TEST_F(RoundTrip, IndependentEinsumsAndRowReduction) {
 // Attention fed by its projections: each front point runs one way of chaining the branching
 // einsums (docs/DESIGN.md §3), which its mapping's segments spell out.
 TEST_F(RoundTrip, AttentionBlockWithItsProjections) {
-  write("block.yaml", "name: block\ndims: {m: 32, n: 32, d: 32, k: 16, l: 16, e: 32}\nops:\n"
-                      "  - {name: q, einsum: \"Q[m,k] += X[m,d] * Wq[d,k]\"}\n"
-                      "  - {name: k, einsum: \"K[n,k] += X[n,d] * Wk[d,k]\"}\n"
-                      "  - {name: v, einsum: \"V[n,l] += X[n,d] * Wv[d,l]\"}\n"
-                      "  - {name: qk, einsum: \"S[m,n] += Q[m,k] * K[n,k]\"}\n"
-                      "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
-                      "  - {name: pv, einsum: \"O[m,l] += P[m,n] * V[n,l]\"}\n"
-                      "  - {name: o, einsum: \"Z[m,e] += O[m,l] * Wo[l,e]\"}\n");
+  write("block.yaml", test_common::projected_attention_workload("block", 32, 32, 16));
   expect_round_trip(kHw, "block.yaml");
 }
 

@@ -41,6 +41,22 @@ inline std::string attention_workload(const std::string &name, std::int64_t h, s
          "  - {name: pv, einsum: \"O[h,m,l] += P[h,m,n] * V[h,n,l]\"}\n";
 }
 
+/// Attention fed by its Q, K and V projections of one input X (the queries' rows m, the keys'
+/// rows n, both `rows` long; model width `d`, head width `k`) and followed by its output
+/// projection: the projections are siblings (sibling_stack.hpp).
+inline std::string projected_attention_workload(const std::string &name, std::int64_t rows,
+                                                std::int64_t d, std::int64_t k) {
+  return workload_header(name, dim("m", rows) + ", " + dim("n", rows) + ", " + dim("d", d) + ", " +
+                                   dim("k", k) + ", " + dim("l", k) + ", " + dim("e", d)) +
+         "  - {name: q, einsum: \"Q[m,k] += X[m,d] * Wq[d,k]\"}\n"
+         "  - {name: k, einsum: \"K[n,k] += X[n,d] * Wk[d,k]\"}\n"
+         "  - {name: v, einsum: \"V[n,l] += X[n,d] * Wv[d,l]\"}\n"
+         "  - {name: qk, einsum: \"S[m,n] += Q[m,k] * K[n,k]\"}\n"
+         "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
+         "  - {name: pv, einsum: \"O[m,l] += P[m,n] * V[n,l]\"}\n"
+         "  - {name: o, einsum: \"Z[m,e] += O[m,l] * Wo[l,e]\"}\n";
+}
+
 /// A 1-D stack of three: a 3-wide window, another, a pointwise layer (a chain fused depth first:
 /// docs/DEPTH_FIRST.md §2).
 inline std::string conv_stack_1d_workload(const std::string &name) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "common/workloads.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
 #include "dse/ir/sibling_stack.hpp"
@@ -12,15 +13,8 @@
 namespace dse {
 namespace {
 
-/// Attention fed by its projections of one input X (the query's rows m, the keys' rows n).
-constexpr const char *kBlock = "name: block\ndims: {m: 4, n: 4, d: 4, k: 2, l: 2, e: 4}\nops:\n"
-                               "  - {name: q, einsum: \"Q[m,k] += X[m,d] * Wq[d,k]\"}\n"
-                               "  - {name: k, einsum: \"K[n,k] += X[n,d] * Wk[d,k]\"}\n"
-                               "  - {name: v, einsum: \"V[n,l] += X[n,d] * Wv[d,l]\"}\n"
-                               "  - {name: qk, einsum: \"S[m,n] += Q[m,k] * K[n,k]\"}\n"
-                               "  - {name: sm, kind: softmax, over: n, tensor: S, out: P}\n"
-                               "  - {name: pv, einsum: \"O[m,l] += P[m,n] * V[n,l]\"}\n"
-                               "  - {name: o, einsum: \"Z[m,e] += O[m,l] * Wo[l,e]\"}\n";
+/// Attention fed by its projections of one input X.
+const std::string kBlock = test_common::projected_attention_workload("block", 4, 4, 2);
 
 std::string einsum_text(const Workload &w, const Operator &op) {
   const auto access = [&w](const TensorAccess &a) {

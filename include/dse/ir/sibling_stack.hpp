@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <vector>
 
 #include "dse/ir/workload.hpp"
@@ -26,5 +27,9 @@ Workload with_sibling_stacks(const Workload &workload);
 
 /// The workload's own einsums that op `op` computes: its stacked members, or itself.
 std::vector<int> computed_einsums(const Workload &workload, int op);
+
+/// The results of a stack's members, member by member (slices of the stack's result); none for
+/// an einsum of the workload's own.
+std::vector<std::string> stacked_results(const Workload &workload, int op);
 
 } // namespace dse
