@@ -25,14 +25,6 @@ namespace dse {
 
 namespace {
 
-/// The softmax and elementwise operators applied to einsum `op`'s output, in workload order.
-std::vector<int> attached_operators(const Workload &workload, int op) {
-  for (const ChainLink &link : workload_links(workload))
-    if (link.einsum_op == op)
-      return link.attached_ops;
-  return {};
-}
-
 bool holds_section(const std::string &path, TimeloopSection section, std::uint64_t max_mib) {
   const std::vector<TimeloopSection> sections = timeloop_file_sections(path, max_mib);
   return std::find(sections.begin(), sections.end(), section) != sections.end();
@@ -104,7 +96,7 @@ HierSegmentReport einsum_segment_report(const Hardware &hw, const Workload &work
 void add_vector_passes(const Hardware &hw, const Workload &workload, int einsum, LatencyModel model,
                        std::vector<HierSegmentReport> &reports) {
   const std::vector<double> attached_words = attached_input_words(workload);
-  for (int attached : attached_operators(workload, einsum)) {
+  for (int attached : einsum_link(workload, einsum).attached_ops) {
     HierSegmentReport r;
     r.ops = {&workload.ops[static_cast<size_t>(attached)]};
     r.pass = evaluate_hier_vector_pass(hw, *r.ops.front(),

@@ -7,6 +7,7 @@
 #include <map>
 #include <sstream>
 
+#include "dse/codegen/kernel_counts.hpp"
 #include "dse/ir/sibling_stack.hpp"
 
 namespace dse::codegen {
@@ -241,12 +242,8 @@ std::string quoted(const std::string &s) {
 void emit_report(CodeWriter &out, const CounterTable &counters,
                  const std::vector<SegmentPlan> &plans, const EmitOptions &options) {
   std::vector<std::string> labels, words, macs;
-  for (const SegmentPlan &plan : plans) {
-    std::string label;
-    for (const OpPlan &op : plan.ops)
-      label += (label.empty() ? "" : "+") + op.name;
-    labels.push_back(quoted(plan.problem->fused() ? label + " fused" : label));
-  }
+  for (const SegmentPlan &plan : plans)
+    labels.push_back(quoted(kernel_segment_label(*plan.problem)));
   for (const CounterTable::Entry &e : counters.words)
     words.push_back("{" + num(e.segment) + ", " + quoted(e.name) + "}");
   for (const CounterTable::Entry &e : counters.macs)

@@ -13,13 +13,6 @@ namespace dse {
 
 namespace {
 
-std::string segment_label(const Problem &p) {
-  std::string label;
-  for (size_t o = 0; o < p.ops.size(); ++o)
-    label += (o ? "+" : "") + p.op(static_cast<int>(o)).name;
-  return p.fused() ? label + " fused" : label;
-}
-
 KernelSegmentCounts parse_segment(const nlohmann::json &j) {
   KernelSegmentCounts s;
   s.label = j.at("label").get<std::string>();
@@ -43,6 +36,13 @@ double measured_value(const KernelRun &run, const std::string &segment, const Ke
 }
 
 } // namespace
+
+std::string kernel_segment_label(const Problem &p) {
+  std::string label;
+  for (size_t o = 0; o < p.ops.size(); ++o)
+    label += (o ? "+" : "") + p.op(static_cast<int>(o)).name;
+  return p.fused() ? label + " fused" : label;
+}
 
 KernelRun parse_kernel_run(const std::string &json) {
   try {
@@ -71,7 +71,7 @@ std::vector<KernelSegmentCounts> predicted_counts(const std::vector<KernelSegmen
     const Problem &p = *s.problem;
     const MappingReport r = evaluate_mapping(p, s.candidate, s.tiling, hw, LatencyModel::Roofline);
     KernelSegmentCounts c;
-    c.label = segment_label(p);
+    c.label = kernel_segment_label(p);
     for (const TensorReport &t : r.tensors) {
       const std::string name = t.role == "residual" ? residual_counter(t.name) : t.name;
       c.counts.push_back({name, "reads", t.dram_reads});

@@ -54,8 +54,7 @@ void emit_head(CodeWriter &out, const EmitOptions &options, const Hardware &hw,
   out.blank();
 }
 
-void emit_constants(CodeWriter &out, const Hardware &hw, const CodegenTarget &target) {
-  const MemoryLevel *rf = hw.register_file();
+void emit_constants(CodeWriter &out, const CodegenTarget &target) {
   out.line("namespace {");
   out.blank();
   out.line("constexpr int kLanes = " + num(target.lanes) + ";  // fp32 lanes per vector");
@@ -63,10 +62,11 @@ void emit_constants(CodeWriter &out, const Hardware &hw, const CodegenTarget &ta
   out.line("constexpr int kNr = " + num(target.col_block()) +
            ";    // micro-kernel columns (vectors x lanes)");
   out.line("constexpr int kCores = " + num(target.cores) + ";");
-  out.line("constexpr std::int64_t kGbWords = " + num(target.gb_words) + "; // '" +
-           hw.global_buffer().name + "' capacity");
+  out.line("constexpr std::int64_t kGbWords = " + num(target.gb_words) + "; // '" + target.gb_name +
+           "' capacity");
   out.line("constexpr std::int64_t kRegisterWords = " + num(target.register_words) + "; // " +
-           (rf ? "'" + rf->name + "' capacity" : "no register level declared: the block itself"));
+           (target.register_name.empty() ? "no register level declared: the block itself"
+                                         : "'" + target.register_name + "' capacity"));
   out.line("static_assert(kCores >= 1, \"at least one core\");");
   out.line(
       "static_assert(kMr * kNr <= kRegisterWords, \"the micro-kernel's accumulator block does not "
@@ -151,11 +151,10 @@ std::string emit_kernel(const std::vector<KernelSegment> &segments, const Hardwa
 
   CodeWriter out;
   emit_head(out, options, hw, plans);
-  emit_constants(out, hw, target);
+  emit_constants(out, target);
   codegen::emit_dram(out, program, counters);
   for (size_t s = 0; s < plans.size(); ++s) {
-    codegen::emit_segment(out, plans[s], static_cast<int>(s), counters, target,
-                          hw.global_buffer().name);
+    codegen::emit_segment(out, plans[s], static_cast<int>(s), counters, target);
     out.blank();
   }
   emit_schedule(out, plans);
@@ -170,7 +169,7 @@ std::string arena_overflow(const std::vector<KernelSegment> &segments, const Har
     if (plan.peak_words <= target.gb_words)
       continue;
     return "segment '" + plan.description + "' needs " + num(plan.peak_words) +
-           " global-buffer words at its peak, more than '" + hw.global_buffer().name + "' holds (" +
+           " global-buffer words at its peak, more than '" + target.gb_name + "' holds (" +
            num(target.gb_words) + ")";
   }
   return "";

@@ -177,17 +177,40 @@ SoftmaxPlan plan_softmax(const Problem &p, const Dataflow &df, SegmentPlan &plan
 
 } // namespace
 
+namespace {
+
+/// The default micro-kernel block, held in registers of its own.
+void default_register_block(CodegenTarget &t) {
+  t.rows = kDefaultRows;
+  t.register_words = static_cast<std::int64_t>(t.rows) * t.col_block();
+}
+
+/// A general hierarchy: one core, level 1 as the arena, the default block.
+CodegenTarget hierarchy_target(const Hierarchy &h) {
+  CodegenTarget t;
+  t.lanes = kDefaultLanes;
+  t.gb_words = h.levels.at(1).capacity_words.value_or(0);
+  t.gb_name = h.levels[1].name;
+  default_register_block(t);
+  return t;
+}
+
+} // namespace
+
 CodegenTarget codegen_target(const Hardware &hw) {
+  if (!hw.is_legacy())
+    return hierarchy_target(hw.hierarchy);
   CodegenTarget t;
   t.lanes = hw.array.is_vector ? static_cast<int>(hw.array.cols) : kDefaultLanes;
   t.cores = static_cast<int>(hw.cores);
   t.gb_words = hw.gb_capacity_words();
+  t.gb_name = hw.global_buffer().name;
   const MemoryLevel *rf = hw.register_file();
   if (rf == nullptr) {
-    t.rows = kDefaultRows;
-    t.register_words = static_cast<std::int64_t>(t.rows) * t.col_block();
+    default_register_block(t);
     return t;
   }
+  t.register_name = rf->name;
   t.register_words = *rf->capacity_words;
   t.vectors = t.register_words >= 4 * t.lanes ? 2 : 1;
   t.rows = static_cast<int>(

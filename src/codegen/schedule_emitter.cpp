@@ -205,15 +205,14 @@ private:
 std::string segment_function(int segment) { return "segment_" + std::to_string(segment); }
 
 void emit_segment(CodeWriter &out, const SegmentPlan &plan, int segment,
-                  const CounterTable &counters, const CodegenTarget &target,
-                  const std::string &gb_name) {
+                  const CounterTable &counters, const CodegenTarget &target) {
   for (size_t o = 0; o < plan.ops.size(); ++o) {
     emit_micro_kernel(out, plan, segment, static_cast<int>(o), target);
     out.blank();
   }
   emit_softmax_functions(out, plan, segment, counters);
   out.line("// Segment " + num(segment) + ": " + plan.description);
-  SegmentWriter(out, plan, segment, counters).write(gb_name);
+  SegmentWriter(out, plan, segment, counters).write(target.gb_name);
 }
 
 } // namespace dse::codegen

@@ -13,7 +13,6 @@ namespace dse::codegen {
 std::string segment_function(int segment);
 
 void emit_segment(CodeWriter &out, const SegmentPlan &plan, int segment,
-                  const CounterTable &counters, const CodegenTarget &target,
-                  const std::string &gb_name);
+                  const CounterTable &counters, const CodegenTarget &target);
 
 } // namespace dse::codegen

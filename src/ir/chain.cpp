@@ -54,6 +54,13 @@ std::vector<ChainLink> workload_links(const Workload &workload) {
   return links;
 }
 
+ChainLink einsum_link(const Workload &workload, int einsum) {
+  for (ChainLink &link : workload_links(workload))
+    if (link.einsum_op == einsum)
+      return link;
+  return {einsum, {}};
+}
+
 namespace {
 
 /// Per einsum input tensor: how many of the einsums of `links` read it.

@@ -147,9 +147,6 @@ int run_hier_explore(const ExploreArgs &args, const Hardware &hw);
 
 LatencyModel parse_latency_model(const std::string &name); // throws UserError
 
-/// Throws a UserError naming `hw`'s file when it is a general hierarchy (`counting: timeloop`):
-/// only `dse eval` evaluates those so far; `command` ("explore", ...) searches today's model.
-void require_legacy_hardware(const Hardware &hw, const std::string &command);
 /// Comma-separated objectives, one to three, no repeats; throws UserError.
 std::vector<Objective> parse_objective_list(const std::string &list);
 

@@ -29,6 +29,10 @@ struct KernelSegmentCounts {
   std::vector<KernelCount> counts;
 };
 
+/// The label under which a kernel counts segment `problem`: its operators' names joined by `+`,
+/// with ` fused` after a fused chain's.
+std::string kernel_segment_label(const Problem &problem);
+
 /// The JSON object an emitted kernel prints.
 struct KernelRun {
   std::string kernel;

@@ -14,7 +14,7 @@
 namespace dse {
 
 /// What the emitted code is tuned to: vector lanes, the register block of the micro-kernel, the
-/// cores, and the capacities of the two arenas (in fp32 words).
+/// cores, and the capacities of the two arenas (in fp32 words) with the levels they stand for.
 struct CodegenTarget {
   int lanes = 8;   // fp32 lanes of one vector
   int rows = 6;    // micro-kernel register rows (MR)
@@ -22,11 +22,15 @@ struct CodegenTarget {
   int cores = 1;
   std::int64_t gb_words = 0;
   std::int64_t register_words = 0;
+  std::string gb_name;       // the level whose tiles the arena holds
+  std::string register_name; // the register level; empty: none declared (the block itself)
   int col_block() const { return vectors * lanes; } // NR
 };
 
-/// Lanes from the hardware's vector unit (8 when it is a PE array), the largest register block
-/// of at most 12 rows whose accumulators fit the register level, and the capacities.
+/// In today's form: lanes from the hardware's vector unit (8 when it is a PE array), the largest
+/// register block of at most 12 rows whose accumulators fit the register level, and the
+/// capacities. On a general hierarchy: the arena is level 1 (docs/HIERARCHY.md §10, rung 4), the
+/// levels below it run as the micro-kernel, whose block is the default one of 8 lanes.
 CodegenTarget codegen_target(const Hardware &hw);
 
 /// One workload dimension inside a segment.

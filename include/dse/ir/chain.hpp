@@ -48,6 +48,10 @@ std::vector<int> chain_einsums(const Chain &chain);
 /// Every einsum's link, with its attached operators, in workload order.
 std::vector<ChainLink> workload_links(const Workload &workload);
 
+/// Einsum `einsum`'s link: the einsum with the softmax and elementwise operators applied to its
+/// output, in workload order.
+ChainLink einsum_link(const Workload &workload, int einsum);
+
 /// Whether `consumer` may continue `producer`'s chain: it reads the producer's result, which no
 /// other einsum of the workload's own reads (a stacked consumer reads it for its members).
 bool links_follow(const Workload &workload, const ChainLink &producer, const ChainLink &consumer);

@@ -1,0 +1,188 @@
+// General-hierarchy mappings as kernel segments: the loop tree and tiles of level 0 and level 1,
+// and the hierarchical model's counts of level 0 beside them.
+#include "dse/codegen/hier_kernel.hpp"
+
+#include <algorithm>
+
+#include "dse/ir/chain.hpp"
+#include "dse/model/fused_hier_cost.hpp"
+#include "dse/model/hier_cost.hpp"
+#include "dse/model/hier_vector_pass.hpp"
+
+namespace dse {
+
+namespace {
+
+/// What every kernel on a general hierarchy needs of it: one instance of level 1 (the arena) and
+/// first-read elision, since a kernel never reads a partial sum before its first write.
+void require_kernel_hierarchy(const Hardware &hw) {
+  const Hierarchy &h = hw.hierarchy;
+  if (h.instances(1) != 1)
+    throw UserError(SourceLocation{hw.source_file, 0, 0},
+                    "dse emit/run: level 1 '" + h.levels[1].name + "' of '" + hw.name + "' has " +
+                        std::to_string(h.instances(1)) +
+                        " instances; a kernel runs level 1 as one arena");
+  if (!h.first_read_elision)
+    throw UserError(SourceLocation{hw.source_file, 0, 0},
+                    "dse emit/run: '" + hw.name +
+                        "' counts a read of every partial sum's first arrival "
+                        "(first_read_elision: false), which a kernel never makes");
+}
+
+/// Level 1 keeps every tensor of `op`: the kernel holds every tile in its arena.
+void require_level1_keeps_all(const Hardware &hw, const Operator &op, const OpMapping &mapping) {
+  const OperatorTensors tensors = operator_tensors(op);
+  for (size_t i = 0; i < tensors.size(); ++i)
+    if ((mapping.levels[1].keep >> i & 1U) == 0)
+      throw UserError("dse emit/run: op '" + op.name + "' bypasses level 1 '" +
+                      hw.hierarchy.levels[1].name + "' for '" + tensors[i]->tensor +
+                      "'; a kernel holds every tile at level 1");
+}
+
+/// The loops of level 0 with more than one trip, in its order, then the problem op's other
+/// tiled dimensions (one trip each). A window dimension may not loop at level 0.
+std::vector<int> level0_nest(const Workload &workload, const ProblemOp &op,
+                             const LevelMapping &level0) {
+  std::vector<int> nest;
+  for (int d : level0.order) {
+    if (level0.factor[static_cast<size_t>(d)] == 1)
+      continue;
+    if (std::find(op.tiled_dims.begin(), op.tiled_dims.end(), d) == op.tiled_dims.end())
+      throw UserError(
+          "dse emit/run: op '" + workload.ops[static_cast<size_t>(op.workload_op)].name +
+          "' loops over window dimension '" + workload.dims[static_cast<size_t>(d)].name +
+          "' at level 0; a kernel holds the whole window at level 1");
+    nest.push_back(d);
+  }
+  for (int d : op.tiled_dims)
+    if (std::find(nest.begin(), nest.end(), d) == nest.end())
+      nest.push_back(d);
+  return nest;
+}
+
+/// The depth right below the innermost loop of `nest` with more than one trip that indexes
+/// `access`, 0 when none does: level 1's tile changes exactly when such a loop steps.
+int innermost_indexing_depth(const std::vector<int> &nest, const std::vector<std::int64_t> &trips,
+                             const TensorAccess &access) {
+  for (size_t i = nest.size(); i > 0; --i)
+    if (trips[static_cast<size_t>(nest[i - 1])] > 1 && access.uses(nest[i - 1]))
+      return static_cast<int>(i);
+  return 0;
+}
+
+/// The problem's tiles: every dimension's extent inside level 0.
+Tiling level1_tiling(const Workload &workload, const OpMapping &mapping) {
+  Tiling tiling;
+  for (size_t d = 0; d < workload.dims.size(); ++d)
+    tiling.tile.push_back(fused_level1_extent(mapping, static_cast<int>(d)));
+  return tiling;
+}
+
+double seconds(const Hardware &hw, double cycles) { return cycles / (hw.clock_ghz * 1e9); }
+
+void add_words(KernelSegmentCounts &c, const std::string &name, double reads, double writes) {
+  c.counts.push_back({name, "reads", reads});
+  c.counts.push_back({name, "writes", writes});
+}
+
+/// Level 0's reads of `op`'s output that are partial sums: with a residual, the model counts the
+/// residual's words as the first read of each output element; the kernel counts them apart.
+double partial_sum_reads(const Hardware &hw, const Workload &workload, const Operator &op,
+                         const OpMapping &mapping) {
+  Operator plain = op;
+  plain.einsum.residual.clear();
+  const HierCost cost =
+      evaluate_hier_mapping(hw, workload, plain, mapping, true, LatencyModel::Roofline);
+  return cost.levels[0].tensors.back()->reads;
+}
+
+} // namespace
+
+HierKernelSegment hier_einsum_kernel_segment(const Hardware &hw, const Workload &workload, int op,
+                                             const OpMapping &mapping, LatencyModel latency_model) {
+  require_kernel_hierarchy(hw);
+  const Operator &einsum = workload.ops[static_cast<size_t>(op)];
+  require_level1_keeps_all(hw, einsum, mapping);
+  const ChainLink link = einsum_link(workload, op);
+  HierKernelSegment k;
+  ResolvedSegment &s = k.segment;
+  s.problem = make_single_problem(workload, link);
+  const std::vector<std::int64_t> &trips = mapping.levels[0].factor;
+  Dataflow df;
+  df.subnests = {level0_nest(workload, s.problem.ops[0], mapping.levels[0])};
+  for (const ProblemTensor &t : s.problem.tensors)
+    df.retention.push_back(innermost_indexing_depth(df.subnests[0], trips, t.access));
+  s.candidate = {df, {SpatialMapping{}}};
+  s.tiling = level1_tiling(workload, mapping);
+
+  const HierCost cost = evaluate_hier_mapping(hw, workload, einsum, mapping, true, latency_model);
+  k.predicted.label = kernel_segment_label(s.problem);
+  const OperatorTensors tensors = operator_tensors(einsum);
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const HierTensorCounts &c = *cost.levels[0].tensors[i];
+    const bool output = i + 1 == tensors.size();
+    const double reads = output && !einsum.einsum.residual.empty()
+                             ? partial_sum_reads(hw, workload, einsum, mapping)
+                             : c.reads;
+    add_words(k.predicted, tensors[i]->tensor, reads, c.updates);
+    if (reads != c.reads)
+      add_words(k.predicted, residual_counter(einsum.einsum.residual), c.reads - reads, 0);
+  }
+  k.predicted.counts.push_back({einsum.name, "macs", cost.macs});
+  k.latency_s = seconds(hw, cost.latency_cycles);
+  const std::vector<double> attached_words = attached_input_words(workload);
+  for (int attached : link.attached_ops) {
+    const HierVectorPass pass =
+        evaluate_hier_vector_pass(hw, workload.ops[static_cast<size_t>(attached)],
+                                  attached_words[static_cast<size_t>(attached)], latency_model);
+    if (pass.dram_reads > 0 || pass.dram_updates > 0)
+      add_words(k.predicted, kSoftmaxPassCounter, pass.dram_reads, pass.dram_updates);
+    k.latency_s += seconds(hw, pass.latency_cycles);
+  }
+  return k;
+}
+
+Hardware with_level1_keeping_all(const Hardware &hw) {
+  require_kernel_hierarchy(hw);
+  constexpr std::uint8_t kTiles = role::kOutput | role::kOperand0 | role::kOperand1;
+  const StorageLevel &level1 = hw.hierarchy.levels[1];
+  if ((level1.holds & kTiles) != kTiles)
+    throw UserError(SourceLocation{hw.source_file, 0, 0},
+                    "dse emit/run: level 1 '" + level1.name + "' of '" + hw.name +
+                        "' may not hold every operand and result; a kernel holds every tile there");
+  Hardware out = hw;
+  std::vector<MapspaceRule> &rules = out.hierarchy.mapspace;
+  auto rule = std::find_if(rules.begin(), rules.end(),
+                           [](const MapspaceRule &r) { return r.on_level && r.level == 1; });
+  if (rule == rules.end()) {
+    MapspaceRule keep_all;
+    keep_all.level = 1;
+    keep_all.where = SourceLocation{hw.source_file, 0, 0};
+    rule = rules.insert(rules.end(), keep_all);
+  }
+  rule->keep_roles |= kTiles;
+  return out;
+}
+
+HierKernelSegment hier_fused_kernel_segment(const Hardware &hw, const Problem &problem,
+                                            const FusedHierMapping &mapping,
+                                            LatencyModel latency_model) {
+  require_kernel_hierarchy(hw);
+  HierKernelSegment k;
+  ResolvedSegment &s = k.segment;
+  s.problem = problem;
+  s.candidate = {mapping.outer, std::vector<SpatialMapping>(problem.ops.size())};
+  s.tiling.tile = fused_tiles(problem, mapping).extent;
+
+  const FusedHierCost cost = evaluate_fused_hier_mapping(hw, problem, mapping, true, latency_model);
+  k.predicted.label = kernel_segment_label(problem);
+  for (size_t t = 0; t < problem.tensors.size(); ++t)
+    if (const std::optional<HierTensorCounts> &c = cost.totals.levels[0].tensors[t])
+      add_words(k.predicted, problem.tensors[t].name, c->reads, c->updates);
+  for (size_t o = 0; o < problem.ops.size(); ++o)
+    k.predicted.counts.push_back({problem.op(static_cast<int>(o)).name, "macs", cost.macs[o]});
+  k.latency_s = seconds(hw, cost.totals.latency_cycles);
+  return k;
+}
+
+} // namespace dse
