@@ -100,7 +100,11 @@ HierKernelSegment hier_file_segment(const Hardware &hw, const Workload &workload
     const Operator &op = workload.ops[static_cast<size_t>(s.op)];
     if (const std::optional<std::string> why = hier_mapping_violation(hw, workload, op, s.mapping))
       throw UserError(s.where, *why);
-    return hier_einsum_kernel_segment(hw, workload, s.op, s.mapping, model);
+    try {
+      return hier_einsum_kernel_segment(hw, workload, s.op, s.mapping, model);
+    } catch (const UserError &e) { // what the kernel cannot run, at the segment that asks for it
+      throw UserError(s.where, e.message());
+    }
   }
   const FusedHierSegment fused = resolve_fused_hier_segment(hw, workload, s);
   const FusedHierCost cost =

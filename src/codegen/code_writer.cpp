@@ -7,7 +7,10 @@
 namespace dse::codegen {
 
 CodeWriter &CodeWriter::line(const std::string &text) {
-  out_ << std::string(static_cast<size_t>(2 * depth_), ' ') << text << "\n";
+  out_ << std::string(static_cast<size_t>(2 * depth_), ' ');
+  for (char c : text)
+    out_ << (std::iscntrl(static_cast<unsigned char>(c)) ? ' ' : c);
+  out_ << "\n";
   return *this;
 }
 

@@ -10,7 +10,8 @@ namespace dse::codegen {
 
 class CodeWriter {
 public:
-  /// One line at the current indentation.
+  /// One line at the current indentation. Control characters in `text` (a line break in a
+  /// workload's name, in a comment or a string) become spaces: the line stays one line.
   CodeWriter &line(const std::string &text);
   /// A blank line.
   CodeWriter &blank();

@@ -4,6 +4,7 @@
 
 #include <fstream>
 
+#include "common/repo_files.hpp"
 #include "dse/codegen/kernel_runner.hpp"
 #include "dse/config/hardware_loader.hpp"
 
@@ -114,6 +115,46 @@ TEST_F(EmitCommand, SoftmaxInChainsOfThreeIsRefusedByName) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, "error: softmax op 'sm' in a fused chain of 3: the emitter executes softmax on "
                    "single operators and fused pairs only\n");
+  EXPECT_FALSE(exists("k.cpp"));
+}
+
+/// A mapping of gemm-256 on a16-timeloop whose level 1 keeps `keep`.
+std::string a16_gemm_mapping(const std::string &keep) {
+  return "workload: gemm-256\nsegments:\n  - ops: [gemm]\n    levels:\n"
+         "      - {level: DRAM, order: [m, n, k], factors: {m: 2, k: 4, n: 2}}\n"
+         "      - {level: GlobalBuffer, order: [n, m], factors: {m: 128, n: 4}, keep: [" +
+         keep +
+         "]}\n"
+         "      - {fanout: PE, x: {k: 16}, y: {n: 4, k: 4}}\n"
+         "      - {level: RegisterFile, order: [n], factors: {n: 8}, keep: [A, B]}\n";
+}
+
+TEST_F(EmitCommand, RunOnAGeneralHierarchyComparesWithTheHierarchicalModel) {
+  const std::string a16 = "--hw " + test_common::repo_file("hw_configs/a16-timeloop.yaml") +
+                          " --workload " + test_common::repo_file("workloads/gemm-256.yaml");
+  const ProcessResult point = dse("run " + a16 + " --point 0 --repeat 1");
+  EXPECT_EQ(point.exit_code, 0) << point.out << point.err;
+  EXPECT_NE(point.out.find("front point 0 (objectives latency,energy, tiles divisors, level 1 "
+                           "keeping every tile)"),
+            std::string::npos)
+      << point.out;
+  EXPECT_NE(point.out.find("counts equal the model's prediction"), std::string::npos) << point.out;
+
+  write("keep-all.yaml", a16_gemm_mapping("A, B, Z"));
+  const ProcessResult mapped = dse("run " + a16 + " --mapping keep-all.yaml --repeat 1");
+  EXPECT_EQ(mapped.exit_code, 0) << mapped.out << mapped.err;
+  // DRAM: A and B read once per tile of the other's free dimension, Z written once.
+  EXPECT_NE(mapped.out.find("gemm                    A               reads               131072  "
+                            "          131072  yes"),
+            std::string::npos)
+      << mapped.out;
+  EXPECT_NE(mapped.out.find("counts equal the model's prediction"), std::string::npos);
+
+  write("bypass.yaml", a16_gemm_mapping("A, Z"));
+  const ProcessResult bypass = dse("emit " + a16 + " --mapping bypass.yaml -o k.cpp");
+  EXPECT_EQ(bypass.exit_code, 1);
+  EXPECT_EQ(bypass.err, "bypass.yaml:3:5: error: dse emit/run: op 'gemm' bypasses level 1 "
+                        "'GlobalBuffer' for 'B'; a kernel holds every tile at level 1\n");
   EXPECT_FALSE(exists("k.cpp"));
 }
 

@@ -70,7 +70,8 @@ std::string mapping(const std::string &workload, const std::vector<std::string> 
 }
 
 KernelOutcome build_and_run(const std::vector<KernelSegment> &segments, const Hardware &hw,
-                            const std::string &title) {
+                            const std::string &title,
+                            const std::vector<KernelSegmentCounts> *predicted) {
   EmitOptions options;
   options.title = title;
   const std::string source = emit_kernel(segments, hw, options);
@@ -85,13 +86,14 @@ KernelOutcome build_and_run(const std::vector<KernelSegment> &segments, const Ha
   const ProcessResult ran = run_captured(shell_quote((dir.path() / "kernel").string()), dir.path());
   k.run_exit = ran.exit_code;
   k.run = parse_kernel_run(ran.out);
-  k.counts = compare_counts(predicted_counts(segments, hw), k.run);
+  k.counts = compare_counts(predicted ? *predicted : predicted_counts(segments, hw), k.run);
   return k;
 }
 
 KernelOutcome expect_matches_model(const std::string &title,
-                                   const std::vector<KernelSegment> &segments, const Hardware &hw) {
-  const KernelOutcome k = build_and_run(segments, hw, title);
+                                   const std::vector<KernelSegment> &segments, const Hardware &hw,
+                                   const std::vector<KernelSegmentCounts> *predicted) {
+  const KernelOutcome k = build_and_run(segments, hw, title, predicted);
   EXPECT_EQ(k.compile_exit, 0) << title << ": " << k.compile_errors.substr(0, 4000);
   if (k.compile_exit != 0)
     return k;

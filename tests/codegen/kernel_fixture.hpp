@@ -64,8 +64,11 @@ struct KernelOutcome {
   std::vector<CountComparison> counts;
 };
 
+/// Emits, compiles and runs the schedule; its counts beside `predicted`, or the model's
+/// prediction (predicted_counts) when none is given.
 KernelOutcome build_and_run(const std::vector<KernelSegment> &segments, const Hardware &hw,
-                            const std::string &title);
+                            const std::string &title,
+                            const std::vector<KernelSegmentCounts> *predicted = nullptr);
 
 /// One segment of a mapping file: `ops` like "[mm1, mm2]", the rest as in the mapping format
 /// (an empty prefix is left out); the spatial mapping is '-' (the emitter does not use it).
@@ -74,9 +77,11 @@ std::string segment(const std::string &ops, const std::string &prefix, const std
 /// A mapping file of the given segments.
 std::string mapping(const std::string &workload, const std::vector<std::string> &segments);
 
-/// Emits, compiles and runs the schedule; expects a passed check and every count equal.
+/// Emits, compiles and runs the schedule; expects a passed check and every count equal to
+/// `predicted`, or to the model's prediction when none is given.
 KernelOutcome expect_matches_model(const std::string &title,
-                                   const std::vector<KernelSegment> &segments, const Hardware &hw);
+                                   const std::vector<KernelSegment> &segments, const Hardware &hw,
+                                   const std::vector<KernelSegmentCounts> *predicted = nullptr);
 
 /// The measured count `quantity` (reads, writes, macs) of `name`, summed over the segments.
 double measured(const KernelOutcome &k, const std::string &name, const std::string &quantity);
