@@ -4,7 +4,9 @@
 // (hw_configs/quad-core-4level.yaml), as `dse explore` finds it (every einsum searched, the
 // softmax as a vector pass, the fronts summed), with the size of the space and the mappings
 // evaluated per second; each case runs on one thread (the baseline) and on every thread, and the
-// summary prints the ratio. bench/run_hier_search_benchmark.sh prints the table.
+// summary prints the ratio. Then fronts over energy and DRAM words on a16, on every thread, with
+// the DRAM floor of the bounds (dse/search/hier_dram_floor.hpp) and without it (the baseline).
+// bench/run_hier_search_benchmark.sh prints both tables.
 #include <benchmark/benchmark.h>
 #include <chrono>
 #include <cstdio>
@@ -123,11 +125,10 @@ dse::HierSearchStatistics total_statistics(const dse::HierExploreResult &r) {
 }
 
 void hier_front_benchmark(benchmark::State &state, const std::string &hardware,
-                          const dse::Workload &w, int threads, Measured &m) {
+                          const dse::Workload &w, const dse::HierSearchOptions &options,
+                          Measured &m) {
   const dse::Hardware hw =
       dse::load_hardware(std::string(DSE_SOURCE_DIR) + "/hw_configs/" + hardware + ".yaml");
-  dse::HierSearchOptions options;
-  options.threads = threads;
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
     const dse::HierExploreResult r = dse::explore_hier(hw, w, options);
@@ -152,10 +153,53 @@ void hier_front_benchmark(benchmark::State &state, const std::string &hardware,
   state.counters["front_points"] = static_cast<double>(m.front_points);
 }
 
-/// Per case, the run on one thread (the baseline) and the run on every thread.
+/// Per case, the baseline run (one thread; or the DRAM floor off) and the run measured against it.
 struct Pair {
   Measured one_thread, all_threads;
 };
+
+/// The fronts over energy and DRAM words: a 3x3 convolution whose input does not fit a16's global
+/// buffer (its halo and its partial sums trade DRAM words against energy), and a GEMM.
+const std::vector<std::pair<std::string, std::string>> kDramCases = {
+    {"conv3x3-32x32-56x56", "name: conv\ndims: {k: 32, c: 32, p: 56, q: 56, r: 3, s: 3}\nops:\n"
+                            "  - {name: conv, einsum: \"Y[k,p,q] += W[k,c,r,s] * "
+                            "X[c,p+r-1,q+s-1]\"}\n"},
+    {"gemm-1024x1024x1024", "name: gemm\ndims: {m: 1024, k: 1024, n: 1024}\nops:\n"
+                            "  - {name: mm, einsum: \"C[m,n] += A[m,k] * B[k,n]\"}\n"}};
+
+void print_dram_summary(const std::map<std::string, Pair> &results) {
+  std::printf("\nfronts over energy and DRAM words, every thread: bounds with the DRAM floor vs "
+              "without (baseline)\n%-30s %12s %12s %10s %10s %8s %5s\n",
+              "a16-timeloop / workload", "tilings", "baseline", "baseline s", "floor s", "ratio",
+              "front");
+  for (const auto &[name, p] : results) {
+    const Measured &base = p.one_thread, &floor = p.all_threads;
+    if (base.seconds == 0 || floor.seconds == 0)
+      continue;
+    std::printf("%-30s %12llu %12llu %10.2f %10.2f %8.1f %5zu\n", name.c_str(),
+                static_cast<unsigned long long>(floor.statistics.tilings),
+                static_cast<unsigned long long>(base.statistics.tilings), base.seconds,
+                floor.seconds, base.seconds / floor.seconds, floor.front_points);
+  }
+}
+
+/// Registers the energy-and-DRAM runs, with and without the floor.
+void register_dram_cases(std::map<std::string, Pair> &results) {
+  for (const auto &[name, yaml] : kDramCases) {
+    Pair &p = results[name];
+    for (const bool floor : {false, true}) {
+      dse::HierSearchOptions options;
+      options.objectives = {dse::Objective::Energy, dse::Objective::Dram};
+      options.dram_floor = floor;
+      Measured &m = floor ? p.all_threads : p.one_thread;
+      dse_bench::register_single_run(
+          "hier_front_dram/a16-timeloop/" + name + (floor ? "/floor" : "/no-floor"),
+          [&m, w = dse::parse_workload(yaml, name + ".yaml"), options](benchmark::State &s) {
+            hier_front_benchmark(s, "a16-timeloop", w, options, m);
+          });
+    }
+  }
+}
 
 void print_summary(const std::map<std::string, Pair> &results) {
   std::printf("\n%-44s %10s %10s %5s %5s %10s %8s %9s %10s %7s %7s %6s %5s\n",
@@ -192,15 +236,20 @@ int main(int argc, char **argv) {
       Pair &p = results[name];
       for (int threads : {1, 0}) {
         Measured &m = threads == 1 ? p.one_thread : p.all_threads;
+        dse::HierSearchOptions options;
+        options.threads = threads;
         dse_bench::register_single_run(
             "hier_front/" + name + (threads == 1 ? "/threads:1" : "/threads:all"),
-            [&m, hw = c.hardware, w = workload, threads](benchmark::State &s) {
-              hier_front_benchmark(s, hw, w, threads, m);
+            [&m, hw = c.hardware, w = workload, options](benchmark::State &s) {
+              hier_front_benchmark(s, hw, w, options, m);
             });
       }
     }
   }
+  std::map<std::string, Pair> dram_results;
+  register_dram_cases(dram_results);
   dse_bench::run_registered(argc, argv);
   print_summary(results);
+  print_dram_summary(dram_results);
   return 0;
 }

@@ -3,7 +3,9 @@
 # GPT-3 attention at sequence length 131072 on a three-level design) and prints, per hardware and
 # workload: the space before pruning, mappings decided per second, spatial rows, keep vectors,
 # tilings that fit and tilings searched, mappings evaluated, mappings per second, the time to the
-# exact front on one thread (the baseline) and on every thread, their ratio, and the front's size.
+# exact front on one thread (the baseline) and on every thread, their ratio, and the front's size;
+# then, for fronts over energy and DRAM words on a16 (every thread), the tilings reached and the
+# time with the DRAM floor of the bounds and without it (the baseline), and their ratio.
 # Usage: bench/run_hier_search_benchmark.sh [build-dir] [benchmark filter]
 set -eu
 build=${1:-build}

@@ -141,8 +141,9 @@ double HierDeliveryCost::transfer_cycles(size_t level, double reads, double writ
   return port_cycles(hw_.hierarchy.levels[level], reads / per_instance, writes / per_instance);
 }
 
-Objectives HierDeliveryCost::objectives(const HierDeliveries &delta, double buffer_words) const {
-  double energy_pj = 0, dram_words = 0, transfer_sum = 0;
+Objectives HierDeliveryCost::objectives(const HierDeliveries &delta, double buffer_words,
+                                        double kept_dram_floor) const {
+  double energy_pj = 0, dram_words = 0, kept_dram_words = 0, transfer_sum = 0;
   double latency_cycles = compute_cycles_;
   for (size_t l = 0; l < levels_count_; ++l) {
     const Level &level = levels_[l];
@@ -165,6 +166,8 @@ Objectives HierDeliveryCost::objectives(const HierDeliveries &delta, double buff
       writes += f + u;
       if (l == 0)
         dram_words += r + u;
+      if (l == 0 && term.child == 1)
+        kept_dram_words += r + u;
     }
     const double transfer = transfer_cycles(l, reads, writes);
     latency_cycles = std::max(latency_cycles, transfer);
@@ -172,13 +175,16 @@ Objectives HierDeliveryCost::objectives(const HierDeliveries &delta, double buff
     energy_pj += level_energy_pj;
   }
   energy_pj += compute_energy_pj_;
+  // The words a floor adds are each a read or an update of level 0 more than `delta` makes.
+  const double beyond_floor = std::max(0.0, kept_dram_floor - kept_dram_words);
+  energy_pj += beyond_floor * std::min(levels_[0].read_pj, levels_[0].update_pj);
   if (latency_model_ == LatencyModel::Sequential)
     latency_cycles = compute_cycles_ + transfer_sum;
   Objectives o;
   o.latency_s = latency_cycles / (hw_.clock_ghz * 1e9);
   o.energy_pj = energy_pj;
   o.edp = o.latency_s * o.energy_pj;
-  o.dram_words = dram_words;
+  o.dram_words = dram_words + beyond_floor;
   o.buffer_words = buffer_words;
   return o;
 }

@@ -29,14 +29,22 @@ public:
   /// Per storage level, a bit per tensor it keeps (level 0 keeps every tensor).
   void set_keeps(const std::vector<std::uint32_t> &keep);
 
-  /// Objectives of the mapping whose deliveries are `delta`; `buffer_words` is level 1's.
-  Objectives objectives(const HierDeliveries &delta, double buffer_words) const;
+  /// Objectives of the mapping whose deliveries are `delta`; `buffer_words` is level 1's. A bound
+  /// may give `kept_dram_floor`, a floor under the DRAM words of the tensors level 1 keeps
+  /// (HierDramFloor): the DRAM words count at least that for them, and each word beyond what
+  /// `delta` gives them at least the cheaper of a read and an update of level 0 in energy (every
+  /// count grows with `delta`, so a mapping above `delta` pays both).
+  Objectives objectives(const HierDeliveries &delta, double buffer_words,
+                        double kept_dram_floor = 0) const;
   /// Deliveries no mapping of this spatial row and keep vector goes below: |t| * rho(l,t).
   const HierDeliveries &least_deliveries() const { return least_; }
   /// Utilised instances of storage level `level`.
   double instances(size_t level) const { return levels_[level].instances; }
-  /// Objectives of the least deliveries: a bound for every tiling of the row and keep vector.
-  Objectives least_objectives() const { return objectives(least_, 0); }
+  /// Objectives of the least deliveries: a bound for every tiling of the row and keep vector
+  /// (with `kept_dram_floor` as in objectives).
+  Objectives least_objectives(double kept_dram_floor = 0) const {
+    return objectives(least_, 0, kept_dram_floor);
+  }
   bool keeps(size_t level, size_t tensor) const { return levels_[level].terms[tensor].kept; }
 
 private:

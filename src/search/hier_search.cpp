@@ -16,6 +16,7 @@
 #include <tbb/task_arena.h>
 
 #include "dse/ir/limits.hpp"
+#include "dse/model/hier_cost.hpp"
 #include "dse/search/hier_space.hpp"
 #include "dse/support/check.hpp"
 #include "dse/support/thread_arena.hpp"
@@ -64,6 +65,41 @@ HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, co
       divisors_of.emplace(v, divisors(v));
   if (const size_t bits = h.levels.size() * dims.size(); bits <= kDirectSupportBits)
     direct_rows_ = std::make_unique<std::atomic<const HierRowBlock *>[]>(size_t{1} << bits);
+  build_dram_floors();
+}
+
+void HierSearchSpace::build_dram_floors() {
+  const bool dram_objective =
+      std::count(options.objectives.begin(), options.objectives.end(), Objective::Dram) > 0;
+  if (!dram_objective || !options.prune || !options.dram_floor || h.levels.size() < 2 ||
+      h.instances(1) != 1)
+    return;
+  std::vector<std::int64_t> whole(w.dims.size(), 1);
+  for (int d : dims)
+    whole[static_cast<size_t>(d)] = w.dim_size(d);
+  const double first_arrivals = elides_first_read(op, options.first_read_elision)
+                                    ? tensors[tensors.size() - 1]->words(whole)
+                                    : 0;
+  for (const std::vector<std::uint32_t> &keep : keeps)
+    if (keep[1] != 0 && !dram_floors_[keep[1]])
+      dram_floors_[keep[1]] = std::make_unique<const HierDramFloor>(
+          hw, w, op, dims, keep[1], first_arrivals, kMaxDramFloorPoints);
+}
+
+double HierSearchSpace::dram_floor(size_t keep, const std::vector<std::int64_t> &extent) const {
+  if (h.levels.size() < 2)
+    return 0;
+  const std::unique_ptr<const HierDramFloor> &floor = dram_floors_[keeps[keep][1]];
+  return floor ? floor->at_least(extent) : 0;
+}
+
+std::vector<std::int64_t> HierSearchSpace::spatial_extent(size_t row) const {
+  std::vector<std::int64_t> extent(w.dims.size(), 1);
+  for (const std::vector<FanoutMapping> &gap : rows[row])
+    for (const FanoutMapping &f : gap)
+      for (int d : dims)
+        extent[static_cast<size_t>(d)] *= f.factor(d);
+  return extent;
 }
 
 const HierRowBlock &HierSearchSpace::rows_of(const std::vector<std::uint64_t> &present) const {
@@ -159,7 +195,9 @@ HierSearchResult search_hier_front(const Hardware &hw, const Workload &workload,
                           options.latency_model);
       row_costs->set_keeps(space.keeps[keep]);
       const std::uint64_t candidate = row * space.keeps.size() + keep;
-      if (options.prune && !front.admits(front.key_of(row_costs->least_objectives()), candidate, 0))
+      const double floor = space.dram_floor(keep, space.spatial_extent(row));
+      if (options.prune &&
+          !front.admits(front.key_of(row_costs->least_objectives(floor)), candidate, 0))
         continue;
       batch.emplace_back(next, *row_costs);
     }

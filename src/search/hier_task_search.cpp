@@ -52,6 +52,7 @@ private:
   const HierSearchSpace &s_;
   const ParetoFront &earlier_;
   const std::uint64_t candidate_;
+  const size_t keep_index_;
   const std::vector<std::uint32_t> &keep_;
   const std::uint32_t kept_counts_; // the deliveries the keep vector reads
   OpMapping mapping_;
@@ -92,7 +93,7 @@ OpMapping task_mapping(const HierSearchSpace &space, size_t row, size_t keep) {
 
 TaskSearch::TaskSearch(const HierSearchSpace &space, const ParetoFront &earlier, size_t row,
                        size_t keep, HierDeliveryCost costs)
-    : s_(space), earlier_(earlier), candidate_(row * space.keeps.size() + keep),
+    : s_(space), earlier_(earlier), candidate_(row * space.keeps.size() + keep), keep_index_(keep),
       keep_(space.keeps[keep]),
       kept_counts_(HierRowBlock::kept_counts(keep_, space.tensors.size())),
       mapping_(task_mapping(space, row, keep)), costs_(std::move(costs)),
@@ -327,7 +328,8 @@ bool TaskSearch::subtree_rejected(int level, size_t chosen) {
         tile_[l][t] = s_.tensors[t]->words(extent_[l]);
       delta[l][t] = std::max(delta[l][t], tile_[l][t] * deliveries * costs_.instances(l));
     }
-  return !admitted(costs_.objectives(delta, 0), next_tiling_id_);
+  return !admitted(costs_.objectives(delta, 0, s_.dram_floor(keep_index_, extent_[current])),
+                   next_tiling_id_);
 }
 
 /// Trips of the blocks above the level being chosen over the dimensions not chosen yet that

@@ -4,6 +4,7 @@
 // task's own front. src/search/hier_search.cpp runs the tasks and merges their fronts.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <map>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "dse/model/hier_mapping_check.hpp"
+#include "dse/search/hier_dram_floor.hpp"
 #include "dse/search/hier_rows.hpp"
 #include "dse/search/hier_search.hpp"
 #include "hier_delivery_cost.hpp"
@@ -46,8 +48,20 @@ struct HierSearchSpace {
   std::vector<std::vector<std::vector<std::vector<int>>>> orders;
   std::map<std::int64_t, std::vector<std::int64_t>> divisors_of;
   bool buffer_objective = false;
+  /// The floor under the DRAM words of the tensors that keep vector `keep` keeps at level 1,
+  /// over every tiling whose level-1 extents are multiples of `extent`: 0 unless DRAM words are
+  /// an objective, the search prunes and level 1 has one instance.
+  double dram_floor(size_t keep, const std::vector<std::int64_t> &extent) const;
+  /// Per workload dimension, the product of spatial row `row`'s factors: what level 1's extent
+  /// is a multiple of.
+  std::vector<std::int64_t> spatial_extent(size_t row) const;
 
 private:
+  /// Lattice points of a floor table at most (a few MB and a fraction of a second to build).
+  static constexpr size_t kMaxDramFloorPoints = size_t{1} << 18;
+  void build_dram_floors();
+  /// Per level-1 keep set, its floor table (built for the keep sets of `keeps`).
+  std::array<std::unique_ptr<const HierDramFloor>, size_t{1} << kMaxHierTensors> dram_floors_;
   mutable std::mutex rows_mutex_;
   mutable std::map<std::vector<std::uint64_t>, std::unique_ptr<const HierRowBlock>> rows_;
   /// The same rows indexed by the masks side by side, read without the lock, when they take at

@@ -26,6 +26,10 @@ struct HierSearchOptions {
   int threads = 0;
   /// explore_hier: also search each fusible producer -> consumer pair fused.
   bool fusion = false;
+  /// With DRAM words among the objectives, bounds also take the floor under the words of the
+  /// tensors level 1 keeps (dse/search/hier_dram_floor.hpp); off, each tensor's least deliveries
+  /// alone (the baseline of bench/run_hier_search_benchmark.sh). The front is the same.
+  bool dram_floor = true;
 };
 
 struct HierFrontPoint {
