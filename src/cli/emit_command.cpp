@@ -1,10 +1,11 @@
 // `dse emit` and `dse run`: a front point (explored like `dse explore`) or a mapping file turned
 // into kernel source; `run` also compiles and runs it and compares its counts with the model (on
-// a general hierarchy, the hierarchical model's level 0).
+// a general hierarchy, the hierarchical model's level 0; Timeloop's files are read as by eval).
 #include <algorithm>
 #include <sstream>
 
 #include "dse/cli/commands.hpp"
+#include "dse/cli/input_files.hpp"
 #include "dse/cli/kernel_report.hpp"
 #include "dse/cli/output_file.hpp"
 #include "dse/cli/progress_bar.hpp"
@@ -12,8 +13,6 @@
 #include "dse/codegen/kernel_counts.hpp"
 #include "dse/codegen/kernel_emitter.hpp"
 #include "dse/codegen/kernel_runner.hpp"
-#include "dse/config/hardware_loader.hpp"
-#include "dse/config/hier_mapping_loader.hpp"
 #include "dse/config/mapping_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/sibling_stack.hpp"
@@ -123,9 +122,9 @@ void load_hier_schedule(const EmitArgs &args, Schedule &s) {
     s.workload = load_searched_workload(args.workload_path, args.search, s.hw, args.max_input_mib);
     segments = hier_front_point_segments(args, s.workload, s.hw, model);
   } else {
-    s.workload = with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
+    s.workload = load_workload_input(args.workload_path, args.max_input_mib);
     for (const HierSegmentMapping &m :
-         load_hier_mapping(args.mapping_path, s.hw, s.workload, args.max_input_mib))
+         load_hier_mapping_input(args.mapping_path, s.hw, s.workload, args.max_input_mib))
       segments.push_back(hier_file_segment(s.hw, s.workload, m, model));
   }
   for (HierKernelSegment &k : segments) {
@@ -150,7 +149,7 @@ void load_legacy_schedule(const EmitArgs &args, Schedule &s) {
 void load_schedule(const EmitArgs &args, Schedule &s) {
   if ((args.point >= 0) == !args.mapping_path.empty())
     throw UserError("give exactly one of --point N and --mapping FILE");
-  s.hw = load_hardware(args.hw_path, args.max_input_mib);
+  s.hw = load_hardware_input(args.hw_path, args.ert_path, args.max_input_mib);
   if (s.hw.is_legacy())
     load_legacy_schedule(args, s);
   else

@@ -7,11 +7,9 @@
 #include "dse/cli/commands.hpp"
 #include "dse/cli/eval_report.hpp"
 #include "dse/cli/hier_eval_report.hpp"
+#include "dse/cli/input_files.hpp"
 #include "dse/cli/output_file.hpp"
-#include "dse/config/hardware_loader.hpp"
-#include "dse/config/hier_mapping_loader.hpp"
 #include "dse/config/mapping_loader.hpp"
-#include "dse/config/timeloop_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/chain.hpp"
 #include "dse/ir/sibling_stack.hpp"
@@ -24,45 +22,6 @@
 namespace dse {
 
 namespace {
-
-bool holds_section(const std::string &path, TimeloopSection section, std::uint64_t max_mib) {
-  const std::vector<TimeloopSection> sections = timeloop_file_sections(path, max_mib);
-  return std::find(sections.begin(), sections.end(), section) != sections.end();
-}
-
-/// A Timeloop architecture takes its energies from --ert, or from an `ERT` section beside it.
-Hardware load_eval_hardware(const EvalArgs &args) {
-  if (!holds_section(args.hw_path, TimeloopSection::Architecture, args.max_input_mib)) {
-    if (!args.ert_path.empty())
-      throw UserError("--ert goes with a Timeloop architecture; '" + args.hw_path +
-                      "' is a dse hardware file");
-    return load_hardware(args.hw_path, args.max_input_mib);
-  }
-  std::string ert = args.ert_path;
-  if (ert.empty() && holds_section(args.hw_path, TimeloopSection::Ert, args.max_input_mib))
-    ert = args.hw_path;
-  if (ert.empty())
-    throw UserError(SourceLocation{args.hw_path, 0, 0},
-                    "a Timeloop architecture needs its energies: give --ert FILE (a Timeloop "
-                    "energy reference table)");
-  return load_timeloop_architecture(args.hw_path, ert, args.max_input_mib);
-}
-
-Workload load_eval_workload(const EvalArgs &args) {
-  if (holds_section(args.workload_path, TimeloopSection::Problem, args.max_input_mib))
-    return load_timeloop_problem(args.workload_path, args.max_input_mib);
-  return with_sibling_stacks(load_workload(args.workload_path, args.max_input_mib));
-}
-
-std::vector<HierSegmentMapping> load_eval_mapping(const EvalArgs &args, const Hardware &hw,
-                                                  const Workload &workload) {
-  if (!holds_section(args.mapping_path, TimeloopSection::Mapping, args.max_input_mib))
-    return load_hier_mapping(args.mapping_path, hw, workload, args.max_input_mib);
-  HierSegmentMapping segment;
-  segment.mapping = load_timeloop_mapping(args.mapping_path, hw, workload, args.max_input_mib);
-  segment.where = SourceLocation{args.mapping_path, 0, 0};
-  return {segment};
-}
 
 /// The report of a fused segment, after its legality and capacity checks.
 HierSegmentReport fused_report(const Hardware &hw, const Workload &workload,
@@ -106,8 +65,9 @@ void add_vector_passes(const Hardware &hw, const Workload &workload, int einsum,
 }
 
 int run_hier_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel model) {
-  const Workload workload = load_eval_workload(args);
-  const std::vector<HierSegmentMapping> segments = load_eval_mapping(args, hw, workload);
+  const Workload workload = load_workload_input(args.workload_path, args.max_input_mib);
+  const std::vector<HierSegmentMapping> segments =
+      load_hier_mapping_input(args.mapping_path, hw, workload, args.max_input_mib);
   const bool elision = hw.hierarchy.first_read_elision && !args.no_first_read_elision;
   std::vector<HierSegmentReport> reports;
   for (const HierSegmentMapping &s : segments) {
@@ -164,7 +124,7 @@ int run_legacy_eval(const EvalArgs &args, const Hardware &hw, const LatencyModel
 
 int run_eval(const EvalArgs &args) {
   const LatencyModel model = parse_latency_model(args.latency_model);
-  const Hardware hw = load_eval_hardware(args);
+  const Hardware hw = load_hardware_input(args.hw_path, args.ert_path, args.max_input_mib);
   return hw.is_legacy() ? run_legacy_eval(args, hw, model) : run_hier_eval(args, hw, model);
 }
 

@@ -181,9 +181,13 @@ void add_plot(CLI::App &app, dse::PlotArgs &a) {
 }
 
 void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
-  cmd->add_option("--hw", a.hw_path, "hardware YAML file")->required();
-  cmd->add_option("--workload", a.workload_path, "workload YAML file")->required();
-  cmd->add_option("--mapping", a.mapping_path, "mapping YAML file (instead of --point)");
+  cmd->add_option("--hw", a.hw_path, "hardware YAML file (or a Timeloop architecture)")->required();
+  cmd->add_option("--ert", a.ert_path,
+                  "Timeloop energy reference table (with a Timeloop architecture)");
+  cmd->add_option("--workload", a.workload_path, "workload YAML file (or a Timeloop problem)")
+      ->required();
+  cmd->add_option("--mapping", a.mapping_path,
+                  "mapping YAML file, or a Timeloop mapping (instead of --point)");
   cmd->add_option("--point", a.point, "front point N of the workload's exploration")
       ->check(CLI::NonNegativeNumber);
   // With --point: the search that finds the front, as explore's.

@@ -158,6 +158,29 @@ TEST_F(EmitCommand, RunOnAGeneralHierarchyComparesWithTheHierarchicalModel) {
   EXPECT_FALSE(exists("k.cpp"));
 }
 
+TEST_F(EmitCommand, RunReadsTimeloopFilesAsEvalDoes) {
+  const std::string dir = test_common::repo_file("tests/data/timeloop-a16/inputs/");
+  const auto inputs = [&](const std::string &id) {
+    return "--hw " + dir + id + "/arch.yaml --ert " + dir + id + "/ert.yaml --workload " + dir +
+           id + "/problem.yaml --mapping " + dir + id + "/map.yaml";
+  };
+  const ProcessResult kept = dse("run " + inputs("a16_M256_N256_K256_00") + " --repeat 1");
+  EXPECT_EQ(kept.exit_code, 0) << kept.out << kept.err;
+  // Timeloop's DRAM reads of B for this mapping (tests/data/timeloop-a16/a16_gemm.jsonl).
+  EXPECT_NE(kept.out.find("GEMM                    B               reads              1048576  "
+                          "         1048576  yes"),
+            std::string::npos)
+      << kept.out;
+  EXPECT_NE(kept.out.find("counts equal the model's prediction"), std::string::npos);
+
+  const ProcessResult bypass = dse("emit " + inputs("a16_M1024_N1024_K64_02") + " -o k.cpp");
+  EXPECT_EQ(bypass.exit_code, 1);
+  EXPECT_EQ(bypass.err, dir + "a16_M1024_N1024_K64_02/map.yaml: error: dse emit/run: op 'GEMM' "
+                              "bypasses level 1 'GlobalBuffer' for 'Z'; a kernel holds every "
+                              "tile at level 1\n");
+  EXPECT_FALSE(exists("k.cpp"));
+}
+
 TEST(ArenaOverflow, TheSourceDoesNotCompile) {
   const Schedule s(kGemm, mapping("gemm", {segment("[mm]", "", "mm: [m, n, k]", "A: 0, B: 0, C: 0",
                                                    "m: 8, n: 12, k: 8")}));

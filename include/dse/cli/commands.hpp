@@ -92,6 +92,7 @@ struct PlotArgs {
 /// source.
 struct EmitArgs {
   std::string hw_path;
+  std::string ert_path; // with a Timeloop architecture: its energy reference table
   std::string workload_path;
   std::string mapping_path; // or:
   int point = -1;           // a front point, searched with the options below
