@@ -68,13 +68,15 @@ std::vector<ResolvedSegment> front_point_segments(const EmitArgs &args, const Wo
 
 /// The kernel segments of front point `args.point` on a general hierarchy, found by the same
 /// search as explore's over the mappings a kernel runs: level 1 keeps every operand and result
-/// (an attached operator's pass runs with its einsum's segment).
+/// (fused pairs, with --hier-fusion, keep them all there anyway; an attached operator's pass
+/// runs with its einsum's segment).
 std::vector<HierKernelSegment> hier_front_point_segments(const EmitArgs &args,
                                                          const Workload &workload,
                                                          const Hardware &hw, LatencyModel model) {
-  const Hardware searched = with_level1_keeping_all(hw);
-  const HierExploreResult result =
-      explore_hier(searched, workload, hier_search_options(args.search, searched));
+  require_kernel_hardware(hw);
+  HierSearchOptions options = hier_search_options(args.search, hw);
+  options.level1_keeps_all = true;
+  const HierExploreResult result = explore_hier(hw, workload, options);
   if (static_cast<size_t>(args.point) >= result.front.size())
     throw UserError("--point " + std::to_string(args.point) + ": the front has " +
                     std::to_string(result.front.size()) + " points");

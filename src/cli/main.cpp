@@ -51,7 +51,7 @@ void add_space_limits(CLI::App *cmd, dse::SpaceLimits &limits) {
 struct SearchFlagSet {
   bool objectives = false; // --objectives
   bool space = false; // --no-fusion, --no-recompute, --no-window-fusion, --every-column (ablations)
-  bool hier_fusion = false; // --hier-fusion (explore and sweep on general hierarchies)
+  bool hier_fusion = false; // --hier-fusion (on general hierarchies)
   bool max_fused = false;   // --max-fused (commands that search chains with explore)
   bool stacking = false;    // --no-stacking (commands that search workload files)
 };
@@ -89,11 +89,14 @@ void add_search_flags(CLI::App *cmd, dse::SearchFlags &f, SearchFlagSet set) {
                     "default " +
                         std::to_string(dse::SearchOptions{}.max_fused) + ", network 2)")
         ->check(CLI::Range(1, 8));
-  if (set.hier_fusion)
-    cmd->add_flag("--hier-fusion", f.hier_fusion,
-                  "general hierarchies: also search each fusible pair fused (exact, and slower: "
-                  "about ten seconds for the shipped FFN on a16-timeloop)")
-        ->excludes("--no-fusion");
+  if (set.hier_fusion) {
+    CLI::Option *hier_fusion = cmd->add_flag(
+        "--hier-fusion", f.hier_fusion,
+        "general hierarchies: also search each fusible pair fused (exact, and slower: about ten "
+        "seconds for the shipped FFN on a16-timeloop)");
+    if (set.space)
+      hier_fusion->excludes("--no-fusion");
+  }
   add_space_limits(cmd, f.limits);
   cmd->add_option("--cache-dir", f.cache_dir,
                   "directory keeping pruned candidate spaces across runs (default: "
@@ -192,7 +195,11 @@ void add_emit_options(CLI::App *cmd, dse::EmitArgs &a) {
       ->check(CLI::NonNegativeNumber);
   // With --point: the search that finds the front, as explore's.
   add_search_flags(cmd, a.search,
-                   {.objectives = true, .space = false, .max_fused = true, .stacking = true});
+                   {.objectives = true,
+                    .space = false,
+                    .hier_fusion = true,
+                    .max_fused = true,
+                    .stacking = true});
   cmd->add_flag("--progress", a.progress,
                 "show a progress bar on stderr even when it is not a terminal");
   add_input_limit(cmd, a.max_input_mib);

@@ -13,22 +13,6 @@ namespace dse {
 
 namespace {
 
-/// What every kernel on a general hierarchy needs of it: one instance of level 1 (the arena) and
-/// first-read elision, since a kernel never reads a partial sum before its first write.
-void require_kernel_hierarchy(const Hardware &hw) {
-  const Hierarchy &h = hw.hierarchy;
-  if (h.instances(1) != 1)
-    throw UserError(SourceLocation{hw.source_file, 0, 0},
-                    "dse emit/run: level 1 '" + h.levels[1].name + "' of '" + hw.name + "' has " +
-                        std::to_string(h.instances(1)) +
-                        " instances; a kernel runs level 1 as one arena");
-  if (!h.first_read_elision)
-    throw UserError(SourceLocation{hw.source_file, 0, 0},
-                    "dse emit/run: '" + hw.name +
-                        "' counts a read of every partial sum's first arrival "
-                        "(first_read_elision: false), which a kernel never makes");
-}
-
 /// Level 1 keeps every tensor of `op`: the kernel holds every tile in its arena.
 void require_level1_keeps_all(const Hardware &hw, const Operator &op, const OpMapping &mapping) {
   const OperatorTensors tensors = operator_tensors(op);
@@ -98,9 +82,27 @@ double partial_sum_reads(const Hardware &hw, const Workload &workload, const Ope
 
 } // namespace
 
+void require_kernel_hardware(const Hardware &hw) {
+  const Hierarchy &h = hw.hierarchy;
+  const SourceLocation where{hw.source_file, 0, 0};
+  if (h.instances(1) != 1)
+    throw UserError(where, "dse emit/run: level 1 '" + h.levels[1].name + "' of '" + hw.name +
+                               "' has " + std::to_string(h.instances(1)) +
+                               " instances; a kernel runs level 1 as one arena");
+  constexpr std::uint8_t kTiles = role::kOutput | role::kOperand0 | role::kOperand1;
+  if ((h.levels[1].holds & kTiles) != kTiles)
+    throw UserError(where, "dse emit/run: level 1 '" + h.levels[1].name + "' of '" + hw.name +
+                               "' may not hold every operand and result; a kernel holds every "
+                               "tile there");
+  if (!h.first_read_elision)
+    throw UserError(where, "dse emit/run: '" + hw.name +
+                               "' counts a read of every partial sum's first arrival "
+                               "(first_read_elision: false), which a kernel never makes");
+}
+
 HierKernelSegment hier_einsum_kernel_segment(const Hardware &hw, const Workload &workload, int op,
                                              const OpMapping &mapping, LatencyModel latency_model) {
-  require_kernel_hierarchy(hw);
+  require_kernel_hardware(hw);
   const Operator &einsum = workload.ops[static_cast<size_t>(op)];
   require_level1_keeps_all(hw, einsum, mapping);
   const ChainLink link = einsum_link(workload, op);
@@ -142,32 +144,10 @@ HierKernelSegment hier_einsum_kernel_segment(const Hardware &hw, const Workload 
   return k;
 }
 
-Hardware with_level1_keeping_all(const Hardware &hw) {
-  require_kernel_hierarchy(hw);
-  constexpr std::uint8_t kTiles = role::kOutput | role::kOperand0 | role::kOperand1;
-  const StorageLevel &level1 = hw.hierarchy.levels[1];
-  if ((level1.holds & kTiles) != kTiles)
-    throw UserError(SourceLocation{hw.source_file, 0, 0},
-                    "dse emit/run: level 1 '" + level1.name + "' of '" + hw.name +
-                        "' may not hold every operand and result; a kernel holds every tile there");
-  Hardware out = hw;
-  std::vector<MapspaceRule> &rules = out.hierarchy.mapspace;
-  auto rule = std::find_if(rules.begin(), rules.end(),
-                           [](const MapspaceRule &r) { return r.on_level && r.level == 1; });
-  if (rule == rules.end()) {
-    MapspaceRule keep_all;
-    keep_all.level = 1;
-    keep_all.where = SourceLocation{hw.source_file, 0, 0};
-    rule = rules.insert(rules.end(), keep_all);
-  }
-  rule->keep_roles |= kTiles;
-  return out;
-}
-
 HierKernelSegment hier_fused_kernel_segment(const Hardware &hw, const Problem &problem,
                                             const FusedHierMapping &mapping,
                                             LatencyModel latency_model) {
-  require_kernel_hierarchy(hw);
+  require_kernel_hardware(hw);
   HierKernelSegment k;
   ResolvedSegment &s = k.segment;
   s.problem = problem;

@@ -73,15 +73,21 @@ HierSearchResult renamed_search(HierSearchResult search, const std::vector<int> 
   return search;
 }
 
-/// Every tensor may bypass every on-chip level, so only mapspace constraints can leave an einsum
-/// without a mapping.
-void require_some_mapping(const Hardware &hw, const Operator &op, const HierSearchResult &r) {
-  if (r.front.empty())
-    throw UserError(SourceLocation{hw.source_file, 0, 0},
-                    "no mapping of '" + op.name + "' satisfies the mapspace constraints of '" +
-                        hw.name +
-                        "' (fixed factors that do not divide its dimensions, or rules "
-                        "that exclude every keep set, order or spatial assignment)");
+/// Every tensor may bypass every on-chip level, so only mapspace constraints, or keeping every
+/// tensor in level 1, can leave an einsum without a mapping.
+void require_some_mapping(const Hardware &hw, const Operator &op, const HierSearchResult &r,
+                          bool level1_keeps_all) {
+  if (!r.front.empty())
+    return;
+  const SourceLocation where{hw.source_file, 0, 0};
+  if (level1_keeps_all)
+    throw UserError(where, "no mapping of '" + op.name + "' keeps every tensor in level 1 '" +
+                               hw.hierarchy.levels[1].name + "' of '" + hw.name +
+                               "' (its tiles do not fit, or mapspace constraints bypass it)");
+  throw UserError(where, "no mapping of '" + op.name + "' satisfies the mapspace constraints of '" +
+                             hw.name +
+                             "' (fixed factors that do not divide its dimensions, or rules "
+                             "that exclude every keep set, order or spatial assignment)");
 }
 
 class HierExplorer {
@@ -138,7 +144,7 @@ private:
     } else {
       einsum.search = search_hier_front(hw_, workload_, workload_.ops[op], options_);
     }
-    require_some_mapping(hw_, workload_.ops[op], einsum.search);
+    require_some_mapping(hw_, workload_.ops[op], einsum.search, options_.level1_keeps_all);
     const size_t segment = add(std::move(einsum));
     std::vector<HierPlan> plans;
     const HierSearchResult &search = result_.segments[segment].search;

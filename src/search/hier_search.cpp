@@ -33,6 +33,10 @@ HierSearchSpace::HierSearchSpace(const Hardware &hw_in, const Workload &w_in, co
                        0) {
   DSE_CHECK(w.dims.size() <= kMaxWorkloadDimensions,
             "more workload dimensions than a relevance mask holds");
+  if (o.level1_keeps_all && h.levels.size() > 1) {
+    const std::uint32_t all = (1U << tensors.size()) - 1;
+    std::erase_if(keeps, [all](const std::vector<std::uint32_t> &k) { return k[1] != all; });
+  }
   // Tilings are chosen dimension by dimension: the reduction dimensions first, then the larger
   // ones, so that the bounds of partly chosen levels (§7.3) cut the widest subtrees early.
   std::stable_sort(dims.begin(), dims.end(), [&](int a, int b) {

@@ -150,6 +150,18 @@ TEST_F(EmitCommand, RunOnAGeneralHierarchyComparesWithTheHierarchicalModel) {
       << mapped.out;
   EXPECT_NE(mapped.out.find("counts equal the model's prediction"), std::string::npos);
 
+  // Fused pairs keep every tile at level 1: with --hier-fusion, the front's first point is one.
+  write("ffn.yaml", "name: ffn\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+                    "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                    "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n");
+  const ProcessResult fused =
+      dse("run --hw " + test_common::repo_file("hw_configs/a16-timeloop.yaml") +
+          " --workload ffn.yaml --point 0 --hier-fusion --objectives "
+          "latency,buffer --repeat 1");
+  EXPECT_EQ(fused.exit_code, 0) << fused.out << fused.err;
+  EXPECT_NE(fused.out.find("\nup+down fused "), std::string::npos) << fused.out;
+  EXPECT_NE(fused.out.find("counts equal the model's prediction"), std::string::npos);
+
   write("bypass.yaml", a16_gemm_mapping("A, Z"));
   const ProcessResult bypass = dse("emit " + a16 + " --mapping bypass.yaml -o k.cpp");
   EXPECT_EQ(bypass.exit_code, 1);

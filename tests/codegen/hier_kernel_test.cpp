@@ -99,24 +99,27 @@ TEST(HierKernel, RandomFusedPairsCountWhatTheHierarchicalModelPredicts) {
   }
 }
 
-/// Every point of the front of `workload_path` on `hw_path` among the mappings a kernel runs.
-void expect_front_points_count_the_prediction(const std::string &hw_path,
-                                              const std::string &workload_path) {
+/// Every point of the front of `workload` on `hw_path` among the mappings a kernel runs, searched
+/// with `options`: each einsum alone or fused pair runs as a kernel segment.
+void expect_front_points_count_the_prediction(const std::string &hw_path, const Workload &workload,
+                                              HierSearchOptions options) {
   const Hardware hw = load_hardware(test_common::repo_file(hw_path));
-  const Workload workload = load_workload(test_common::repo_file(workload_path));
-  HierSearchOptions options;
-  const HierExploreResult result = explore_hier(with_level1_keeping_all(hw), workload, options);
+  options.level1_keeps_all = true;
+  const HierExploreResult result = explore_hier(hw, workload, options);
   ASSERT_FALSE(result.front.empty());
   for (size_t p = 0; p < result.front.size(); ++p) {
     std::vector<HierKernelSegment> segments;
     for (const HierPlanPart &part : result.front[p].parts) {
       const HierSegmentFront &s = result.segments[part.segment];
-      if (!s.pass)
+      if (s.pair)
+        segments.push_back(hier_fused_kernel_segment(hw, *s.pair, s.fused.front[part.point].mapping,
+                                                     LatencyModel::Roofline));
+      else if (!s.pass)
         segments.push_back(hier_einsum_kernel_segment(hw, workload, s.ops.front(),
                                                       s.search.front[part.point].mapping,
                                                       LatencyModel::Roofline));
     }
-    expect_kernel_counts_the_prediction(workload_path + " point " + std::to_string(p), hw,
+    expect_kernel_counts_the_prediction(workload.name + " point " + std::to_string(p), hw,
                                         segments);
   }
 }
@@ -124,10 +127,24 @@ void expect_front_points_count_the_prediction(const std::string &hw_path,
 TEST(HierKernel, FrontPointsWithResidualsAndSoftmaxCountWhatTheModelPredicts) {
   // Two 3x3 convolutions, the second starting from the block's input; attention's softmax as a
   // pass through DRAM between its einsums.
-  expect_front_points_count_the_prediction("hw_configs/a16-timeloop.yaml",
-                                           "workloads/resnet-basic-block-56.yaml");
-  expect_front_points_count_the_prediction("hw_configs/quad-core-4level.yaml",
-                                           "workloads/bert-base-attention-s512.yaml");
+  expect_front_points_count_the_prediction(
+      "hw_configs/a16-timeloop.yaml",
+      load_workload(test_common::repo_file("workloads/resnet-basic-block-56.yaml")), {});
+  expect_front_points_count_the_prediction(
+      "hw_configs/quad-core-4level.yaml",
+      load_workload(test_common::repo_file("workloads/bert-base-attention-s512.yaml")), {});
+}
+
+TEST(HierKernel, FrontPointsOfFusedPairsCountWhatTheModelPredicts) {
+  // Two GEMMs, searched fused and alone over latency and level-1 words: the front has both.
+  const Workload ffn = parse_workload("name: ffn8\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
+                                      "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                                      "  - {name: down, einsum: \"O[m,l] += H[m,n] * W2[n,l]\"}\n",
+                                      "ffn8.yaml");
+  HierSearchOptions options;
+  options.objectives = {Objective::Latency, Objective::Buffer};
+  options.fusion = true;
+  expect_front_points_count_the_prediction("hw_configs/a16-timeloop.yaml", ffn, options);
 }
 
 /// The message of the UserError `f` throws, or "" when it throws none.
@@ -167,15 +184,13 @@ TEST(HierKernel, WhatAKernelCannotRunIsRefusedByName) {
   EXPECT_NE(error_of(segment).find("has 2 instances; a kernel runs level 1 as one arena"),
             std::string::npos)
       << error_of(segment);
-  EXPECT_NE(error_of([&] { with_level1_keeping_all(c.hardware); }).find("has 2 instances"),
+  EXPECT_NE(error_of([&] { require_kernel_hardware(c.hardware); }).find("has 2 instances"),
             std::string::npos);
   c.hardware.hierarchy.fanouts[0].clear();
 
   c.hardware.hierarchy.levels[1].holds = role::kOperand0 | role::kOutput;
-  EXPECT_NE(error_of([&] {
-              with_level1_keeping_all(c.hardware);
-            }).find("may not hold every operand and result"),
-            std::string::npos);
+  EXPECT_NE(error_of(segment).find("may not hold every operand and result"), std::string::npos)
+      << error_of(segment);
 }
 
 TEST(HierKernel, AWindowDimensionLoopedAtLevelZeroIsRefused) {
@@ -192,21 +207,6 @@ TEST(HierKernel, AWindowDimensionLoopedAtLevelZeroIsRefused) {
                 .find("op 'conv' loops over window dimension 'r' at level 0; a kernel holds the "
                       "whole window at level 1"),
             std::string::npos);
-}
-
-TEST(HierKernel, KeepingEveryTileAtLevelOneMergesIntoTheLevelsOwnRule) {
-  Hardware hw = load_hardware(test_common::repo_file("hw_configs/a16-timeloop.yaml"));
-  MapspaceRule order;
-  order.level = 1;
-  order.order = {{"m", {}}};
-  hw.hierarchy.mapspace.push_back(order);
-  const Hardware kept = with_level1_keeping_all(hw);
-  ASSERT_EQ(kept.hierarchy.mapspace.size(), 1u);
-  EXPECT_EQ(kept.hierarchy.mapspace[0].keep_roles,
-            role::kOutput | role::kOperand0 | role::kOperand1);
-  EXPECT_EQ(kept.hierarchy.mapspace[0].order, order.order);
-  hw.hierarchy.mapspace.clear();
-  EXPECT_EQ(with_level1_keeping_all(hw).hierarchy.mapspace.size(), 1u);
 }
 
 } // namespace

@@ -147,6 +147,27 @@ TEST(HierSearch, PrunedEqualsBruteForceOverEnergyAndDramWords) {
   expect_exact_pruned_front(two_on_chip_levels(24, 2, 2, 4), gemm(4, 4, 8), options);
 }
 
+/// Keeping every tensor in level 1 searches exactly the keep vectors that do: the brute force
+/// over them agrees, every point keeps them all there, and the front is that of the same
+/// restriction written as a mapspace rule (the same space).
+TEST(HierSearch, Level1KeepingEveryTensorSearchesTheKeepVectorsThatDo) {
+  const Hardware hw = two_on_chip_levels(40, 2, 2, 4);
+  const Workload w = gemm(8, 4, 8);
+  HierSearchOptions options;
+  options.level1_keeps_all = true;
+  expect_exact_pruned_front(hw, w, options);
+  const HierSearchResult kept = search_hier_front(hw, w, w.ops[0], options);
+  for (const HierFrontPoint &p : kept.front)
+    EXPECT_EQ(p.mapping.levels[1].keep, 7u);
+  Hardware ruled = hw;
+  MapspaceRule keep_all;
+  keep_all.level = 1;
+  keep_all.keep_roles = role::kOutput | role::kOperand0 | role::kOperand1;
+  ruled.hierarchy.mapspace.push_back(keep_all);
+  EXPECT_EQ(front_values(kept), front_values(search_hier_front(ruled, w, w.ops[0], {})));
+  EXPECT_NE(front_values(kept), front_values(search_hier_front(hw, w, w.ops[0], {})));
+}
+
 /// Random hierarchies of one to three on-chip levels with small capacities (double-buffered or
 /// not) and finite bandwidths, and random GEMMs, convolutions and batched matmuls (four
 /// dimensions): the bounds on partly chosen tilings, the inward moves decided dimension by

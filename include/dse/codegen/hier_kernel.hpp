@@ -31,10 +31,9 @@ HierKernelSegment hier_fused_kernel_segment(const Hardware &hw, const Problem &p
                                             const FusedHierMapping &mapping,
                                             LatencyModel latency_model);
 
-/// `hw` with level 1 bound to keep every operand and result (a mapspace constraint added, or
-/// merged into the one already on level 1): searched on it, every front point is a mapping that
-/// a kernel runs. Throws UserError when level 1 may not hold them, or `hw` is not one a kernel
-/// runs on.
-Hardware with_level1_keeping_all(const Hardware &hw);
+/// Throws UserError naming what keeps every kernel off `hw`: several instances of level 1 (the
+/// kernel's one arena), a level 1 that may not hold every operand and result, or
+/// first_read_elision off (the model would count a read that no kernel makes).
+void require_kernel_hardware(const Hardware &hw);
 
 } // namespace dse

@@ -30,6 +30,9 @@ struct HierSearchOptions {
   /// tensors level 1 keeps (dse/search/hier_dram_floor.hpp); off, each tensor's least deliveries
   /// alone (the baseline of bench/run_hier_search_benchmark.sh). The front is the same.
   bool dram_floor = true;
+  /// Only the keep vectors whose first on-chip level keeps every tensor of the operator: the
+  /// mappings a kernel runs (dse/codegen/hier_kernel.hpp). Fused pairs keep them all there anyway.
+  bool level1_keeps_all = false;
 };
 
 struct HierFrontPoint {
