@@ -80,6 +80,15 @@ double partial_sum_reads(const Hardware &hw, const Workload &workload, const Ope
   return cost.levels[0].tensors.back()->reads;
 }
 
+/// Words of `access` over the padded extents of a fused pair's tiles (level-1 extent times level-0
+/// trips per dimension).
+double padded_words(const TensorAccess &access, const FusedTiles &tiles) {
+  std::vector<std::int64_t> padded(tiles.extent.size());
+  for (size_t d = 0; d < padded.size(); ++d)
+    padded[d] = tiles.extent[d] * tiles.trips[d];
+  return access.words(padded);
+}
+
 } // namespace
 
 void require_kernel_hardware(const Hardware &hw) {
@@ -152,13 +161,27 @@ HierKernelSegment hier_fused_kernel_segment(const Hardware &hw, const Problem &p
   ResolvedSegment &s = k.segment;
   s.problem = problem;
   s.candidate = {mapping.outer, std::vector<SpatialMapping>(problem.ops.size())};
-  s.tiling.tile = fused_tiles(problem, mapping).extent;
+  const FusedTiles tiles = fused_tiles(problem, mapping);
+  s.tiling.tile = tiles.extent;
 
   const FusedHierCost cost = evaluate_fused_hier_mapping(hw, problem, mapping, true, latency_model);
   k.predicted.label = kernel_segment_label(problem);
-  for (size_t t = 0; t < problem.tensors.size(); ++t)
-    if (const std::optional<HierTensorCounts> &c = cost.totals.levels[0].tensors[t])
-      add_words(k.predicted, problem.tensors[t].name, c->reads, c->updates);
+  // With a residual, the model counts its words as the first read of each of the consumer's
+  // output elements (one per padded element over the run); the kernel counts them apart.
+  const std::string &residual =
+      problem.op(static_cast<int>(problem.ops.size()) - 1).einsum.residual;
+  for (size_t t = 0; t < problem.tensors.size(); ++t) {
+    const std::optional<HierTensorCounts> &c = cost.totals.levels[0].tensors[t];
+    if (!c)
+      continue;
+    const ProblemTensor &tensor = problem.tensors[t];
+    const bool starts_from_residual = !residual.empty() && tensor.role == TensorRole::Output &&
+                                      tensor.owner + 1 == static_cast<int>(problem.ops.size());
+    const double first_reads = starts_from_residual ? padded_words(tensor.access, tiles) : 0;
+    add_words(k.predicted, tensor.name, c->reads - first_reads, c->updates);
+    if (starts_from_residual)
+      add_words(k.predicted, residual_counter(residual), first_reads, 0);
+  }
   for (size_t o = 0; o < problem.ops.size(); ++o)
     k.predicted.counts.push_back({problem.op(static_cast<int>(o)).name, "macs", cost.macs[o]});
   k.latency_s = seconds(hw, cost.totals.latency_cycles);

@@ -12,7 +12,9 @@
 #include "common/workloads.hpp"
 #include "dse/codegen/hier_kernel.hpp"
 #include "dse/config/hardware_loader.hpp"
+#include "dse/config/hier_mapping_loader.hpp"
 #include "dse/config/workload_loader.hpp"
+#include "dse/model/fused_hier_resolution.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/search/hier_explore.hpp"
 #include "model/fused_hier_random.hpp"
@@ -145,6 +147,47 @@ TEST(HierKernel, FrontPointsOfFusedPairsCountWhatTheModelPredicts) {
   options.objectives = {Objective::Latency, Objective::Buffer};
   options.fusion = true;
   expect_front_points_count_the_prediction("hw_configs/a16-timeloop.yaml", ffn, options);
+}
+
+TEST(HierKernel, AFusedConsumerStartingFromAResidualCountsItApart) {
+  // The consumer's output starts from A, read at the first arrival of each of its padded
+  // elements: m = 7 in two tiles of 4.
+  const Hardware hw = load_hardware(test_common::repo_file("hw_configs/a16-timeloop.yaml"));
+  const Workload w =
+      parse_workload("name: ffnr\ndims: {m: 7, k: 4, n: 8}\nops:\n"
+                     "  - {name: up, einsum: \"H[m,n] += A[m,k] * W1[k,n]\"}\n"
+                     "  - {name: down, einsum: \"O[m,k] += H[m,n] * W2[n,k]\", residual: A}\n",
+                     "ffnr.yaml");
+  const std::string mapping = R"(workload: ffnr
+segments:
+  - ops: [up, down]
+    prefix: []
+    retention: {A: 2, W1: 3, H: 0, W2: 3, O: 2}
+    levels:
+      up:
+        - {level: DRAM, order: [m, k, n], factors: {m: 2, n: 4, k: 4}}
+        - {level: GlobalBuffer, keep: [A, W1, H]}
+        - {fanout: PE, y: {m: 4, n: 2}}
+        - {level: RegisterFile, keep: [A]}
+      down:
+        - {level: DRAM, order: [m, k, n], factors: {m: 2, k: 4, n: 4}}
+        - {level: GlobalBuffer, keep: [H, W2, O]}
+        - {fanout: PE, y: {m: 4, n: 2}}
+        - {level: RegisterFile, keep: [O]}
+)";
+  const FusedHierSegment fused =
+      resolve_fused_hier_segment(hw, w, parse_hier_mapping(mapping, "m.yaml", hw, w).front());
+  const HierKernelSegment k =
+      hier_fused_kernel_segment(hw, fused.problem, fused.mapping, LatencyModel::Roofline);
+  const auto predicted = [&](const std::string &name) {
+    for (const KernelCount &c : k.predicted.counts)
+      if (c.name == name && c.quantity == "reads")
+        return c.value;
+    return -1.0;
+  };
+  EXPECT_EQ(predicted("A (residual)"), 32); // 8 x 4 padded
+  EXPECT_EQ(predicted("O"), 0);             // no partial sum leaves the arena
+  expect_kernel_counts_the_prediction("residual pair", hw, {k});
 }
 
 /// The message of the UserError `f` throws, or "" when it throws none.
