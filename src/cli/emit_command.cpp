@@ -16,7 +16,6 @@
 #include "dse/config/mapping_loader.hpp"
 #include "dse/config/workload_loader.hpp"
 #include "dse/ir/sibling_stack.hpp"
-#include "dse/model/fused_hier_cost.hpp"
 #include "dse/model/fused_hier_resolution.hpp"
 #include "dse/model/hier_mapping_check.hpp"
 #include "dse/model/mapping_resolution.hpp"
@@ -45,6 +44,13 @@ struct Schedule {
   }
 };
 
+/// Throws UserError unless the front has a point `point`.
+void require_front_point(int point, size_t points) {
+  if (static_cast<size_t>(point) >= points)
+    throw UserError("--point " + std::to_string(point) + ": the front has " +
+                    std::to_string(points) + " points");
+}
+
 /// The segments of front point `args.point`, found by the same search as explore's.
 std::vector<ResolvedSegment> front_point_segments(const EmitArgs &args, const Workload &workload,
                                                   const Hardware &hw) {
@@ -57,9 +63,7 @@ std::vector<ResolvedSegment> front_point_segments(const EmitArgs &args, const Wo
                        bar.update(label, done, total);
                      });
   }
-  if (static_cast<size_t>(args.point) >= result.front.size())
-    throw UserError("--point " + std::to_string(args.point) + ": the front has " +
-                    std::to_string(result.front.size()) + " points");
+  require_front_point(args.point, result.front.size());
   std::vector<ResolvedSegment> segments;
   for (const MappingPart &part : result.front[static_cast<size_t>(args.point)].parts)
     segments.push_back({result.problems[part.problem], part.candidate, part.tiling});
@@ -73,24 +77,12 @@ std::vector<ResolvedSegment> front_point_segments(const EmitArgs &args, const Wo
 std::vector<HierKernelSegment> hier_front_point_segments(const EmitArgs &args,
                                                          const Workload &workload,
                                                          const Hardware &hw, LatencyModel model) {
-  require_kernel_hardware(hw);
   HierSearchOptions options = hier_search_options(args.search, hw);
   options.level1_keeps_all = true;
   const HierExploreResult result = explore_hier(hw, workload, options);
-  if (static_cast<size_t>(args.point) >= result.front.size())
-    throw UserError("--point " + std::to_string(args.point) + ": the front has " +
-                    std::to_string(result.front.size()) + " points");
-  std::vector<HierKernelSegment> segments;
-  for (const HierPlanPart &part : result.front[static_cast<size_t>(args.point)].parts) {
-    const HierSegmentFront &s = result.segments[part.segment];
-    if (s.pair)
-      segments.push_back(
-          hier_fused_kernel_segment(hw, *s.pair, s.fused.front[part.point].mapping, model));
-    else if (!s.pass)
-      segments.push_back(hier_einsum_kernel_segment(hw, workload, s.ops.front(),
-                                                    s.search.front[part.point].mapping, model));
-  }
-  return segments;
+  require_front_point(args.point, result.front.size());
+  return hier_plan_kernel_segments(hw, workload, result,
+                                   result.front[static_cast<size_t>(args.point)], model);
 }
 
 /// The kernel segment of one segment of a mapping file on a general hierarchy, after the
@@ -108,16 +100,17 @@ HierKernelSegment hier_file_segment(const Hardware &hw, const Workload &workload
     }
   }
   const FusedHierSegment fused = resolve_fused_hier_segment(hw, workload, s);
-  const FusedHierCost cost =
-      evaluate_fused_hier_mapping(hw, fused.problem, fused.mapping, true, model);
-  if (const std::optional<std::string> why = hier_capacity_violation(hw, cost.totals))
-    throw UserError(s.where, *why);
-  return hier_fused_kernel_segment(hw, fused.problem, fused.mapping, model);
+  try {
+    return hier_fused_kernel_segment(hw, fused.problem, fused.mapping, model);
+  } catch (const UserError &e) { // capacities, and what the kernel cannot run, at the segment
+    throw UserError(s.where, e.message());
+  }
 }
 
 /// The schedule on a general hierarchy: level 0's loops and level 1's tiles as the kernel's,
 /// with the hierarchical model's prediction.
 void load_hier_schedule(const EmitArgs &args, Schedule &s) {
+  require_kernel_hardware(s.hw);
   const LatencyModel model = parse_latency_model(args.search.latency_model);
   std::vector<HierKernelSegment> segments;
   if (args.point >= 0) {

@@ -7,6 +7,7 @@
 #include "dse/ir/chain.hpp"
 #include "dse/model/fused_hier_cost.hpp"
 #include "dse/model/hier_cost.hpp"
+#include "dse/model/hier_mapping_check.hpp"
 #include "dse/model/hier_vector_pass.hpp"
 
 namespace dse {
@@ -69,24 +70,35 @@ void add_words(KernelSegmentCounts &c, const std::string &name, double reads, do
   c.counts.push_back({name, "writes", writes});
 }
 
-/// Level 0's reads of `op`'s output that are partial sums: with a residual, the model counts the
-/// residual's words as the first read of each output element; the kernel counts them apart.
-double partial_sum_reads(const Hardware &hw, const Workload &workload, const Operator &op,
-                         const OpMapping &mapping) {
-  Operator plain = op;
-  plain.einsum.residual.clear();
-  const HierCost cost =
-      evaluate_hier_mapping(hw, workload, plain, mapping, true, LatencyModel::Roofline);
-  return cost.levels[0].tensors.back()->reads;
+/// Level 0's reads and updates of a tensor. The output of an einsum that starts from `residual`:
+/// the model counts the residual's words as the first read of each output element, one per
+/// padded element over the run (level 0's tile is the padded tensor: per dimension its level-1
+/// `extent` times its level-0 `trips`); the kernel counts them apart, as the residual's reads.
+void add_level0_words(KernelSegmentCounts &c, const ProblemTensor &tensor,
+                      const HierTensorCounts &counts, const std::string &residual,
+                      const std::vector<std::int64_t> &extent,
+                      const std::vector<std::int64_t> &trips) {
+  if (residual.empty()) {
+    add_words(c, tensor.name, counts.reads, counts.updates);
+    return;
+  }
+  std::vector<std::int64_t> padded(extent.size());
+  for (size_t d = 0; d < padded.size(); ++d)
+    padded[d] = extent[d] * trips[d];
+  const double first_reads = tensor.access.words(padded);
+  add_words(c, tensor.name, counts.reads - first_reads, counts.updates);
+  add_words(c, residual_counter(residual), first_reads, 0);
 }
 
-/// Words of `access` over the padded extents of a fused pair's tiles (level-1 extent times level-0
-/// trips per dimension).
-double padded_words(const TensorAccess &access, const FusedTiles &tiles) {
-  std::vector<std::int64_t> padded(tiles.extent.size());
-  for (size_t d = 0; d < padded.size(); ++d)
-    padded[d] = tiles.extent[d] * tiles.trips[d];
-  return access.words(padded);
+/// The residual the problem's tensor `t` starts from: the last operator's residual for its
+/// output, none otherwise.
+const std::string &residual_of(const Problem &problem, size_t t) {
+  static const std::string none;
+  const ProblemTensor &tensor = problem.tensors[t];
+  const int last = static_cast<int>(problem.ops.size()) - 1;
+  return tensor.role == TensorRole::Output && tensor.owner == last
+             ? problem.op(last).einsum.residual
+             : none;
 }
 
 } // namespace
@@ -130,14 +142,9 @@ HierKernelSegment hier_einsum_kernel_segment(const Hardware &hw, const Workload 
   k.predicted.label = kernel_segment_label(s.problem);
   const OperatorTensors tensors = operator_tensors(einsum);
   for (size_t i = 0; i < tensors.size(); ++i) {
-    const HierTensorCounts &c = *cost.levels[0].tensors[i];
-    const bool output = i + 1 == tensors.size();
-    const double reads = output && !einsum.einsum.residual.empty()
-                             ? partial_sum_reads(hw, workload, einsum, mapping)
-                             : c.reads;
-    add_words(k.predicted, tensors[i]->tensor, reads, c.updates);
-    if (reads != c.reads)
-      add_words(k.predicted, residual_counter(einsum.einsum.residual), c.reads - reads, 0);
+    const auto t = static_cast<size_t>(s.problem.ops[0].tensors[i]); // the same order
+    add_level0_words(k.predicted, s.problem.tensors[t], *cost.levels[0].tensors[i],
+                     residual_of(s.problem, t), s.tiling.tile, trips);
   }
   k.predicted.counts.push_back({einsum.name, "macs", cost.macs});
   k.latency_s = seconds(hw, cost.latency_cycles);
@@ -165,27 +172,35 @@ HierKernelSegment hier_fused_kernel_segment(const Hardware &hw, const Problem &p
   s.tiling.tile = tiles.extent;
 
   const FusedHierCost cost = evaluate_fused_hier_mapping(hw, problem, mapping, true, latency_model);
+  if (const std::optional<std::string> why = hier_capacity_violation(hw, cost.totals))
+    throw UserError(*why);
   k.predicted.label = kernel_segment_label(problem);
-  // With a residual, the model counts its words as the first read of each of the consumer's
-  // output elements (one per padded element over the run); the kernel counts them apart.
-  const std::string &residual =
-      problem.op(static_cast<int>(problem.ops.size()) - 1).einsum.residual;
-  for (size_t t = 0; t < problem.tensors.size(); ++t) {
-    const std::optional<HierTensorCounts> &c = cost.totals.levels[0].tensors[t];
-    if (!c)
-      continue;
-    const ProblemTensor &tensor = problem.tensors[t];
-    const bool starts_from_residual = !residual.empty() && tensor.role == TensorRole::Output &&
-                                      tensor.owner + 1 == static_cast<int>(problem.ops.size());
-    const double first_reads = starts_from_residual ? padded_words(tensor.access, tiles) : 0;
-    add_words(k.predicted, tensor.name, c->reads - first_reads, c->updates);
-    if (starts_from_residual)
-      add_words(k.predicted, residual_counter(residual), first_reads, 0);
-  }
+  for (size_t t = 0; t < problem.tensors.size(); ++t)
+    if (const std::optional<HierTensorCounts> &c = cost.totals.levels[0].tensors[t])
+      add_level0_words(k.predicted, problem.tensors[t], *c, residual_of(problem, t), tiles.extent,
+                       tiles.trips);
   for (size_t o = 0; o < problem.ops.size(); ++o)
     k.predicted.counts.push_back({problem.op(static_cast<int>(o)).name, "macs", cost.macs[o]});
   k.latency_s = seconds(hw, cost.totals.latency_cycles);
   return k;
+}
+
+std::vector<HierKernelSegment> hier_plan_kernel_segments(const Hardware &hw,
+                                                         const Workload &workload,
+                                                         const HierExploreResult &result,
+                                                         const HierPlan &plan,
+                                                         LatencyModel latency_model) {
+  std::vector<HierKernelSegment> segments;
+  for (const HierPlanPart &part : plan.parts) {
+    const HierSegmentFront &s = result.segments[part.segment];
+    if (s.pair)
+      segments.push_back(
+          hier_fused_kernel_segment(hw, *s.pair, s.fused.front[part.point].mapping, latency_model));
+    else if (!s.pass)
+      segments.push_back(hier_einsum_kernel_segment(
+          hw, workload, s.ops.front(), s.search.front[part.point].mapping, latency_model));
+  }
+  return segments;
 }
 
 } // namespace dse

@@ -10,26 +10,18 @@
 #include <unistd.h>
 
 #include "cli/cli_fixture.hpp"
+#include "common/user_error.hpp"
 #include "dse/support/error.hpp"
 
 namespace dse::testing {
 namespace {
 
 namespace fs = std::filesystem;
+using test_common::error_of;
 
 class OutputFile : public CliTest {
 protected:
   std::string path(const std::string &name) const { return (dir_ / name).string(); }
-
-  /// The message of the UserError that `action` throws, or "" when it throws none.
-  template <class Action> static std::string error_of(Action action) {
-    try {
-      action();
-    } catch (const UserError &e) {
-      return e.what();
-    }
-    return "";
-  }
 };
 
 TEST_F(OutputFile, CreatesAFileAndLeavesNothingElse) {

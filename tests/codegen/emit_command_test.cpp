@@ -38,6 +38,13 @@ protected:
   ScratchDir dir_;
 };
 
+/// A `dse run` that exited 0, every count equal to the model's and the numeric check passed.
+void expect_run_passed(const ProcessResult &r, const std::string &what) {
+  EXPECT_EQ(r.exit_code, 0) << what << ": " << r.out << r.err;
+  EXPECT_NE(r.out.find("counts equal the model's prediction"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+}
+
 TEST_F(EmitCommand, EmitWritesOneSelfContainedSource) {
   const ProcessResult r =
       dse("emit --hw hw.yaml --workload gemm.yaml --mapping whole.yaml -o k.cpp");
@@ -52,9 +59,7 @@ TEST_F(EmitCommand, EmitWritesOneSelfContainedSource) {
 
 TEST_F(EmitCommand, RunComparesEveryCountWithTheModel) {
   const ProcessResult r = dse("run --hw hw.yaml --workload gemm.yaml --point 0 --repeat 1");
-  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.out.find("counts equal the model's prediction"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+  expect_run_passed(r, "gemm point 0");
   EXPECT_EQ(r.out.find(" NO\n"), std::string::npos) << r.out;
 }
 
@@ -93,10 +98,7 @@ TEST_F(EmitCommand, RunExecutesPairsFusedThroughAWindowAndChainsOfThree) {
                               "m: 4, k: 4, n: 4, l: 4")}));
   for (const char *run : {"--workload window.yaml --mapping window-map.yaml",
                           "--workload chain.yaml --mapping chain-map.yaml"}) {
-    const ProcessResult r = dse(std::string("run --hw hw.yaml --repeat 1 ") + run);
-    EXPECT_EQ(r.exit_code, 0) << run << ": " << r.out << r.err;
-    EXPECT_NE(r.out.find("counts equal the model's prediction"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("check: passed"), std::string::npos) << r.out;
+    expect_run_passed(dse(std::string("run --hw hw.yaml --repeat 1 ") + run), run);
   }
 }
 
@@ -133,22 +135,20 @@ TEST_F(EmitCommand, RunOnAGeneralHierarchyComparesWithTheHierarchicalModel) {
   const std::string a16 = "--hw " + test_common::repo_file("hw_configs/a16-timeloop.yaml") +
                           " --workload " + test_common::repo_file("workloads/gemm-256.yaml");
   const ProcessResult point = dse("run " + a16 + " --point 0 --repeat 1");
-  EXPECT_EQ(point.exit_code, 0) << point.out << point.err;
+  expect_run_passed(point, "gemm-256 point 0");
   EXPECT_NE(point.out.find("front point 0 (objectives latency,energy, tiles divisors, level 1 "
                            "keeping every tile)"),
             std::string::npos)
       << point.out;
-  EXPECT_NE(point.out.find("counts equal the model's prediction"), std::string::npos) << point.out;
 
   write("keep-all.yaml", a16_gemm_mapping("A, B, Z"));
   const ProcessResult mapped = dse("run " + a16 + " --mapping keep-all.yaml --repeat 1");
-  EXPECT_EQ(mapped.exit_code, 0) << mapped.out << mapped.err;
+  expect_run_passed(mapped, "keep-all.yaml");
   // DRAM: A and B read once per tile of the other's free dimension, Z written once.
   EXPECT_NE(mapped.out.find("gemm                    A               reads               131072  "
                             "          131072  yes"),
             std::string::npos)
       << mapped.out;
-  EXPECT_NE(mapped.out.find("counts equal the model's prediction"), std::string::npos);
 
   // Fused pairs keep every tile at level 1: with --hier-fusion, the front's first point is one.
   write("ffn.yaml", "name: ffn\ndims: {m: 8, k: 4, n: 8, l: 4}\nops:\n"
@@ -158,9 +158,8 @@ TEST_F(EmitCommand, RunOnAGeneralHierarchyComparesWithTheHierarchicalModel) {
       dse("run --hw " + test_common::repo_file("hw_configs/a16-timeloop.yaml") +
           " --workload ffn.yaml --point 0 --hier-fusion --objectives "
           "latency,buffer --repeat 1");
-  EXPECT_EQ(fused.exit_code, 0) << fused.out << fused.err;
+  expect_run_passed(fused, "ffn point 0, fused");
   EXPECT_NE(fused.out.find("\nup+down fused "), std::string::npos) << fused.out;
-  EXPECT_NE(fused.out.find("counts equal the model's prediction"), std::string::npos);
 
   write("bypass.yaml", a16_gemm_mapping("A, Z"));
   const ProcessResult bypass = dse("emit " + a16 + " --mapping bypass.yaml -o k.cpp");
@@ -177,13 +176,12 @@ TEST_F(EmitCommand, RunReadsTimeloopFilesAsEvalDoes) {
            id + "/problem.yaml --mapping " + dir + id + "/map.yaml";
   };
   const ProcessResult kept = dse("run " + inputs("a16_M256_N256_K256_00") + " --repeat 1");
-  EXPECT_EQ(kept.exit_code, 0) << kept.out << kept.err;
+  expect_run_passed(kept, "a16_M256_N256_K256_00");
   // Timeloop's DRAM reads of B for this mapping (tests/data/timeloop-a16/a16_gemm.jsonl).
   EXPECT_NE(kept.out.find("GEMM                    B               reads              1048576  "
                           "         1048576  yes"),
             std::string::npos)
       << kept.out;
-  EXPECT_NE(kept.out.find("counts equal the model's prediction"), std::string::npos);
 
   const ProcessResult bypass = dse("emit " + inputs("a16_M1024_N1024_K64_02") + " -o k.cpp");
   EXPECT_EQ(bypass.exit_code, 1);

@@ -9,6 +9,7 @@
 #include "codegen/kernel_fixture.hpp"
 #include "common/repo_files.hpp"
 #include "common/suite_scale.hpp"
+#include "common/user_error.hpp"
 #include "common/workloads.hpp"
 #include "dse/codegen/hier_kernel.hpp"
 #include "dse/config/hardware_loader.hpp"
@@ -24,6 +25,7 @@ namespace dse {
 namespace {
 
 using codegen_test::expect_matches_model;
+using test_common::error_of;
 
 /// Runs the kernel of `segments` and expects it to count what their predictions say.
 void expect_kernel_counts_the_prediction(const std::string &title, const Hardware &hw,
@@ -149,6 +151,14 @@ TEST(HierKernel, FrontPointsOfFusedPairsCountWhatTheModelPredicts) {
   expect_front_points_count_the_prediction("hw_configs/a16-timeloop.yaml", ffn, options);
 }
 
+/// The reads of `name` that segment `k` predicts, -1 when it predicts none.
+double predicted_reads(const HierKernelSegment &k, const std::string &name) {
+  for (const KernelCount &c : k.predicted.counts)
+    if (c.name == name && c.quantity == "reads")
+      return c.value;
+  return -1;
+}
+
 TEST(HierKernel, AFusedConsumerStartingFromAResidualCountsItApart) {
   // The consumer's output starts from A, read at the first arrival of each of its padded
   // elements: m = 7 in two tiles of 4.
@@ -179,25 +189,34 @@ segments:
       resolve_fused_hier_segment(hw, w, parse_hier_mapping(mapping, "m.yaml", hw, w).front());
   const HierKernelSegment k =
       hier_fused_kernel_segment(hw, fused.problem, fused.mapping, LatencyModel::Roofline);
-  const auto predicted = [&](const std::string &name) {
-    for (const KernelCount &c : k.predicted.counts)
-      if (c.name == name && c.quantity == "reads")
-        return c.value;
-    return -1.0;
-  };
-  EXPECT_EQ(predicted("A (residual)"), 32); // 8 x 4 padded
-  EXPECT_EQ(predicted("O"), 0);             // no partial sum leaves the arena
+  EXPECT_EQ(predicted_reads(k, "A (residual)"), 32); // 8 x 4 padded
+  EXPECT_EQ(predicted_reads(k, "O"), 0);             // no partial sum leaves the arena
   expect_kernel_counts_the_prediction("residual pair", hw, {k});
 }
 
-/// The message of the UserError `f` throws, or "" when it throws none.
-template <typename F> std::string error_of(F f) {
-  try {
-    f();
-  } catch (const UserError &e) {
-    return e.what();
-  }
-  return "";
+TEST(HierKernel, AnEinsumStartingFromAResidualCountsItApart) {
+  // Z starts from R, read at the first arrival of each of its padded elements: m = 7 in two
+  // tiles of 4; k split between DRAM and the global buffer, so partial sums do not spill.
+  const Hardware hw = load_hardware(test_common::repo_file("hw_configs/a16-timeloop.yaml"));
+  const Workload w =
+      parse_workload("name: gr\ndims: {m: 7, k: 4, n: 8}\nops:\n"
+                     "  - {name: mm, einsum: \"Z[m,n] += A[m,k] * B[k,n]\", residual: R}\n",
+                     "gr.yaml");
+  const std::string mapping = R"(workload: gr
+segments:
+  - ops: [mm]
+    levels:
+      - {level: DRAM, order: [m, n, k], factors: {m: 2, n: 2, k: 2}}
+      - {level: GlobalBuffer, order: [k], factors: {k: 2}, keep: [A, B, Z]}
+      - {fanout: PE, y: {m: 4, n: 4}}
+      - {level: RegisterFile, keep: [Z]}
+)";
+  const HierSegmentMapping segment = parse_hier_mapping(mapping, "m.yaml", hw, w).front();
+  const HierKernelSegment k =
+      hier_einsum_kernel_segment(hw, w, segment.op, segment.mapping, LatencyModel::Roofline);
+  EXPECT_EQ(predicted_reads(k, "R (residual)"), 64); // 8 x 8 padded
+  EXPECT_EQ(predicted_reads(k, "Z"), 0);
+  expect_kernel_counts_the_prediction("residual einsum", hw, {k});
 }
 
 TEST(HierKernel, WhatAKernelCannotRunIsRefusedByName) {

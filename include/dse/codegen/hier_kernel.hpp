@@ -9,6 +9,7 @@
 #include "dse/ir/hier_mapping.hpp"
 #include "dse/model/fused_hier_mapping.hpp"
 #include "dse/model/mapping_resolution.hpp"
+#include "dse/search/hier_explore.hpp"
 
 namespace dse {
 
@@ -26,10 +27,19 @@ HierKernelSegment hier_einsum_kernel_segment(const Hardware &hw, const Workload 
                                              const OpMapping &mapping, LatencyModel latency_model);
 
 /// A fused pair mapped by `mapping` (legal, fused_hier_mapping_problem): its loop tree is the
-/// kernel's, each operator's level-1 extents its tiles.
+/// kernel's, each operator's level-1 extents its tiles. Throws UserError when its tiles overflow
+/// a level.
 HierKernelSegment hier_fused_kernel_segment(const Hardware &hw, const Problem &problem,
                                             const FusedHierMapping &mapping,
                                             LatencyModel latency_model);
+
+/// The kernel segments of `plan`, a front point of `result` (explore_hier of `workload` on `hw`):
+/// each einsum alone or fused pair (an attached operator's pass runs with its einsum's segment).
+std::vector<HierKernelSegment> hier_plan_kernel_segments(const Hardware &hw,
+                                                         const Workload &workload,
+                                                         const HierExploreResult &result,
+                                                         const HierPlan &plan,
+                                                         LatencyModel latency_model);
 
 /// Throws UserError naming what keeps every kernel off `hw`: several instances of level 1 (the
 /// kernel's one arena), a level 1 that may not hold every operand and result, or
