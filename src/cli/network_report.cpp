@@ -42,7 +42,27 @@ const char *objective_word(PlanObjective o) {
 /// "+123" or "-4.5": a change, signed.
 std::string change(double v) { return (v > 0 ? "+" : "") + num(v); }
 
-void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOptions &o) {
+/// How the schedule's vector passes are laid out: how many take the channel axis contiguous,
+/// and, on several cores, how many are split between them.
+void pass_layout_line(std::ostringstream &out, const NetworkSchedule &s, const Hardware &hw) {
+  int passes = 0, channel = 0, split = 0;
+  for (const std::optional<ParallelOption> &o : s.layouts) {
+    if (!o)
+      continue;
+    ++passes;
+    channel += o->layout == DataLayout::ChannelAxis ? 1 : 0;
+    split += o->cores > 1 ? 1 : 0;
+  }
+  out << "  layouts of the " << passes << " vector passes: " << channel
+      << " with the channel axis contiguous (NHWC/col-major), " << passes - channel
+      << " the last (NCHW/row-major)";
+  if (hw.cores > 1)
+    out << "; " << split << " split between the " << hw.cores << " cores";
+  out << "\n";
+}
+
+void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Hardware &hw,
+                    const NetworkOptions &o) {
   const FusionPlan &f = p.fusion;
   const NetworkSchedule &s = p.schedule;
   int runs = 0, fused = 0, kept = 0;
@@ -70,6 +90,7 @@ void schedule_lines(std::ostringstream &out, const NetworkPlan &p, const Network
     out << "  without " << c.pass << ": latency " << change(c.without.latency_s - t.latency_s)
         << " s, energy " << change(c.without.energy_pj - t.energy_pj) << " pJ, DRAM "
         << change(c.without.dram_words - t.dram_words) << " words\n";
+  pass_layout_line(out, s, hw);
   if (!s.front.empty())
     out << "  network front (every segmentation through DRAM, and the schedules evaluated): "
         << s.front.size() << " points, latency " << num(s.front.front().latency_s) << " .. "
@@ -143,6 +164,16 @@ void memory_lines(std::ostringstream &out, const NetworkPlan &p, const NetworkOp
       << num(sa.macs - sb.macs) << "\n";
 }
 
+/// The layout planner's own plan, every node run whole (printed without the segment searches).
+void layout_plan_line(std::ostringstream &out, const LayoutPlan &l, const Hardware &hw) {
+  out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
+      << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
+      << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
+      << " on one core: speed-up " << ratio(l.speedup()) << "x, "
+      << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes
+      << " nodes branched\n";
+}
+
 } // namespace
 
 std::string network_summary(const NetworkPlan &plan, const Graph &graph, const Hardware &hw,
@@ -156,15 +187,10 @@ std::string network_summary(const NetworkPlan &plan, const Graph &graph, const H
       hierarchy_schedule_lines(out, plan, hw, options);
   } else {
     if (options.search_segments)
-      schedule_lines(out, plan, options);
+      schedule_lines(out, plan, hw, options);
     memory_lines(out, plan, options);
-    const LayoutPlan &l = plan.layout;
-    out << "layout and parallelism (" << hw.cores << " cores): " << num(l.latency_s)
-        << " s (conversions " << num(l.conversion_s) << " s) vs " << num(l.baseline_s) << " s for "
-        << (l.baseline_layout == DataLayout::LastAxis ? "row-major/NCHW" : "col-major/NHWC")
-        << " on one core: speed-up " << ratio(l.speedup()) << "x, "
-        << (l.exact ? "exact" : "fallback (inexact)") << ", " << l.branched_nodes
-        << " nodes branched\n";
+    if (!options.search_segments) // the schedule lays out its own passes
+      layout_plan_line(out, plan.layout, hw);
   }
   const MovementPlan &m = plan.movement;
   out << "data-movement elimination: " << m.movement_nodes << " movement nodes, "
@@ -327,13 +353,20 @@ std::string network_front_csv(const NetworkPlan &plan) {
 std::string layout_csv(const NetworkPlan &plan, const Graph &graph) {
   std::ostringstream out;
   out << "node,op,layout,cores,split_axis,latency_s\n";
+  const auto row = [&](int node, const ParallelOption &o, double latency_s) {
+    const GraphNode &n = graph.node(node);
+    out << csv_field(n.name) << "," << n.op_type << ","
+        << layout_name(o.layout, graph.tensor(n.outputs[0]).shape.size()) << "," << o.cores << ","
+        << o.split_axis << "," << num(latency_s) << "\n";
+  };
+  const NetworkSchedule &s = plan.schedule;
+  for (size_t i = 0; i < s.layouts.size(); ++i)
+    if (s.layouts[i])
+      row(s.segments[i].nodes.front(), *s.layouts[i], s.costs[i].latency_s);
   const LayoutPlan &l = plan.layout;
-  for (size_t v = 0; v < graph.nodes.size(); ++v) {
+  for (size_t v = 0; v < l.chosen.size(); ++v) {
     const ParallelOption &o = l.options[v][static_cast<size_t>(l.chosen[v])];
-    const size_t rank = graph.tensor(graph.nodes[v].outputs[0]).shape.size();
-    out << csv_field(graph.nodes[v].name) << "," << graph.nodes[v].op_type << ","
-        << layout_name(o.layout, rank) << "," << o.cores << "," << o.split_axis << ","
-        << num(o.latency_s) << "\n";
+    row(static_cast<int>(v), o, o.latency_s);
   }
   return out.str();
 }

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "dse/graph/node_work.hpp"
+#include "dse/graph/pass_layouts.hpp"
 #include "dse/model/cost.hpp"
 #include "dse/model/dma_balance.hpp"
 #include "dse/model/hier_vector_pass.hpp"
@@ -348,8 +349,12 @@ Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, Lat
       add(t, false);
     for (int t : n.outputs)
       add(t, true);
-    s.cost = hw.is_legacy() ? sequence_cost({std::move(part)}, hw, model) // the search's model
-                            : hier_pass_cost(hw, part.totals, model);
+    if (!hw.is_legacy())
+      s.cost = hier_pass_cost(hw, part.totals, model);
+    else if (s.kind == SegmentKind::Vector) // its lanes along the best layout's contiguous axis
+      s.cost = fastest_pass_cost(graph, hw, node, part, model);
+    else
+      s.cost = sequence_cost({std::move(part)}, hw, model); // the search's model
   }
   s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
   return s;

@@ -31,6 +31,46 @@ double lane_use(std::int64_t extent, std::int64_t lanes) {
   return static_cast<double>(extent) / static_cast<double>(groups * lanes);
 }
 
+/// The busiest core's fraction of a node's positions split along `o.split_axis`.
+double core_share(const Shape &out, const ParallelOption &o) {
+  const std::int64_t extent = out[static_cast<size_t>(o.split_axis)];
+  const std::int64_t per_core = (extent + o.cores - 1) / o.cores;
+  return static_cast<double>(per_core) / static_cast<double>(extent);
+}
+
+} // namespace
+
+std::vector<ParallelOption> parallel_options(const Shape &out, std::int64_t cores) {
+  std::vector<ParallelOption> opts;
+  for (DataLayout layout : {DataLayout::LastAxis, DataLayout::ChannelAxis}) {
+    opts.push_back({layout, 1, -1, 0});
+    if (cores < 2 || out.size() < 2)
+      continue;
+    const size_t channel = out.size() == 4 ? 1 : out.size() - 1;
+    for (size_t axis : {channel, out.size() - 2})
+      if (out[axis] >= cores)
+        opts.push_back({layout, static_cast<int>(cores), static_cast<int>(axis), 0});
+  }
+  return opts;
+}
+
+double pass_compute_cycles(double work, const Shape &out, const ParallelOption &option,
+                           const Hardware &hw, const LayoutCosts &costs) {
+  std::int64_t vec_extent = out.empty() ? 1 : out[vector_axis(option.layout, out.size())];
+  double share = 1;
+  if (option.cores > 1) {
+    share = core_share(out, option);
+    if (static_cast<size_t>(option.split_axis) == vector_axis(option.layout, out.size()))
+      vec_extent = (vec_extent + option.cores - 1) / option.cores;
+  }
+  const auto lanes = static_cast<double>(hw.array.cols);
+  const auto units = static_cast<double>(hw.array.rows);
+  return work * share / (units * lanes * lane_use(vec_extent, hw.array.cols)) +
+         (option.cores > 1 ? costs.barrier_cycles : 0);
+}
+
+namespace {
+
 class Predictor {
 public:
   Predictor(const Graph &graph, const Hardware &hw, const LayoutCosts &costs)
@@ -38,18 +78,10 @@ public:
         gb_words_per_cycle_(hw.gb_words_per_cycle().value_or(hw.dram_words_per_cycle())) {}
 
   std::vector<ParallelOption> options(int node) const {
-    const Shape &out = g_.tensor(g_.node(node).outputs[0]).shape;
-    std::vector<ParallelOption> opts;
-    for (DataLayout layout : {DataLayout::LastAxis, DataLayout::ChannelAxis}) {
-      opts.push_back(predict(node, layout, 1, -1));
-      if (hw_.cores < 2 || out.size() < 2)
-        continue;
-      const size_t channel = out.size() == 4 ? 1 : out.size() - 1;
-      for (size_t axis : {channel, out.size() - 2})
-        if (out[axis] >= hw_.cores)
-          opts.push_back(
-              predict(node, layout, static_cast<int>(hw_.cores), static_cast<int>(axis)));
-    }
+    std::vector<ParallelOption> opts =
+        parallel_options(g_.tensor(g_.node(node).outputs[0]).shape, hw_.cores);
+    for (ParallelOption &o : opts)
+      o.latency_s = predict(node, o);
     return opts;
   }
 
@@ -67,33 +99,21 @@ public:
   }
 
 private:
-  ParallelOption predict(int node, DataLayout layout, int cores, int split_axis) const {
+  double predict(int node, const ParallelOption &o) const {
     const GraphNode &n = g_.node(node);
-    const Shape &out = g_.tensor(n.outputs[0]).shape;
-    const size_t vec = vector_axis(layout, out.size());
-    std::int64_t vec_extent = out[vec];
-    double share = 1; // the busiest core's fraction of the work
-    if (cores > 1) {
-      const std::int64_t extent = out[static_cast<size_t>(split_axis)];
-      const std::int64_t per_core = (extent + cores - 1) / cores;
-      share = static_cast<double>(per_core) / static_cast<double>(extent);
-      if (static_cast<size_t>(split_axis) == vec)
-        vec_extent = per_core;
-    }
-    const double lanes = static_cast<double>(hw_.array.cols);
-    const double units = static_cast<double>(hw_.array.rows);
     double compute = 0;
     if (is_movement(n.kind)) {
+      const double share = o.cores > 1 ? core_share(g_.tensor(n.outputs[0]).shape, o) : 1;
       compute = node_activation_words(g_, node) / gb_words_per_cycle_ * share; // a copy
+      compute += o.cores > 1 ? costs_.barrier_cycles : 0;
     } else {
-      const double work = node_macs(g_, node) + node_vector_ops(g_, node);
-      compute = work * share / (units * lanes * lane_use(vec_extent, hw_.array.cols));
+      compute = pass_compute_cycles(node_macs(g_, node) + node_vector_ops(g_, node),
+                                    g_.tensor(n.outputs[0]).shape, o, hw_, costs_);
     }
     const double words = node_activation_words(g_, node) + node_weight_words(g_, node);
     const double writes = node_output_words(g_, node);
     const double memory = dram_transfer_cycles(words - writes, writes, weights_);
-    const double cycles = std::max(compute, memory) + (cores > 1 ? costs_.barrier_cycles : 0);
-    return {layout, cores, split_axis, cycles / (hw_.clock_ghz * 1e9)};
+    return std::max(compute, memory) / (hw_.clock_ghz * 1e9);
   }
 
   const Graph &g_;

@@ -83,7 +83,8 @@ NetworkPlan plan_network(const Graph &graph, const Hardware &hw, const NetworkOp
     plan.schedule = schedule_network(graph, hw, plan.fusion, regions, options.search.latency_model,
                                      options.objective);
   });
-  plan.layout = plan_layout(graph, hw);
+  if (!options.search_segments) // the schedule lays out its own passes
+    plan.layout = plan_layout(graph, hw);
   plan.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return plan;
 }

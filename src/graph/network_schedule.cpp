@@ -4,11 +4,13 @@
 #include "dse/graph/network_schedule.hpp"
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <tbb/parallel_invoke.h>
 
 #include "dse/graph/exec_plan.hpp"
 #include "dse/graph/node_work.hpp"
+#include "dse/graph/pass_layouts.hpp"
 #include "dse/support/contains.hpp"
 
 namespace dse {
@@ -153,13 +155,13 @@ Residency pack_on_chip(const ExecPlan &plan, const std::vector<double> &saving, 
   return out;
 }
 
-/// The segment's cost with the DRAM words of its resident tensors moved on chip (a searched
-/// segment's front, which the segment holds, is not copied).
-SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resident,
-                                const Hardware &hw, LatencyModel model) {
-  if (s.eliminated || s.cost.parts.empty())
+/// The cost of segment `s` run as `parts` with the DRAM words of its resident tensors moved on
+/// chip (a searched segment's front, which the segment holds, is not copied).
+SegmentCost cost_with_residency(const Segment &s, std::vector<SegmentPart> parts,
+                                const std::vector<bool> &resident, const Hardware &hw,
+                                LatencyModel model) {
+  if (s.eliminated || parts.empty())
     return s.cost;
-  std::vector<SegmentPart> parts = s.cost.parts;
   for (SegmentPart &part : parts)
     for (TensorDramWords &t : part.tensors) {
       const auto bound = s.graph_tensors.find(t.tensor);
@@ -176,10 +178,68 @@ SegmentCost cost_with_residency(const Segment &s, const std::vector<bool> &resid
   return c;
 }
 
-/// The schedule of `segments`, tensors kept on chip where they fit when `keep_on_chip`; its
-/// segments left for the caller to copy (a search evaluates many schedules and keeps one).
+/// Which layouts a schedule's vector passes may take.
+enum class PassLayouts {
+  Planned,    // chosen by pass_layouts.hpp
+  GraphLayout // the graph's own (LastAxis) only, each pass on its fastest core split in it
+};
+
+/// The passes (vector nodes run on their own) of `segments` laid out as `layouts` allows, given
+/// the tensors `out` keeps on chip: their costs in `out.costs` and options in `out.layouts`.
+void lay_out_passes(const Graph &graph, const Hardware &hw, const SegmentRefs &segments,
+                    TensorGroups &groups, LatencyModel model, PassLayouts layouts,
+                    NetworkSchedule &out) {
+  std::vector<int> members(graph.tensors.size(), 0); // tensors per buffer (its root)
+  for (size_t t = 0; t < graph.tensors.size(); ++t)
+    ++members[static_cast<size_t>(groups.find(static_cast<int>(t)))];
+  PassLayoutProblem problem;
+  std::vector<size_t> segment_of;                  // per pass
+  std::vector<std::vector<SegmentCost>> costs;     // per pass and option
+  std::map<int, std::vector<int>> readers_on_chip; // per resident buffer, the passes using it
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const Segment &s = *segments[i];
+    if (s.kind != SegmentKind::Vector || s.eliminated || s.cost.parts.size() != 1)
+      continue;
+    const int pass = static_cast<int>(segment_of.size());
+    const int node = s.nodes.front();
+    bool bound = false;
+    for (const auto &[name, t] : s.graph_tensors)
+      if (out.resident[static_cast<size_t>(t)]) {
+        const int root = groups.find(t);
+        readers_on_chip[root].push_back(pass);
+        bound = bound || members[static_cast<size_t>(root)] > 1; // a view's buffer
+      }
+    std::vector<ParallelOption> options;
+    costs.emplace_back();
+    for (ParallelOption o :
+         parallel_options(graph.tensor(graph.node(node).outputs[0]).shape, hw.cores)) {
+      if (layouts == PassLayouts::GraphLayout && o.layout != DataLayout::LastAxis)
+        continue;
+      const SegmentPart part = with_pass_option(s.cost.parts[0], graph, hw, node, o);
+      costs.back().push_back(cost_with_residency(s, {part}, out.resident, hw, model));
+      o.latency_s = costs.back().back().latency_s;
+      options.push_back(o);
+    }
+    segment_of.push_back(i);
+    problem.options.push_back(std::move(options));
+    problem.graph_layout.push_back(bound);
+  }
+  for (auto &[root, passes] : readers_on_chip)
+    problem.shared.push_back(std::move(passes));
+  const std::vector<int> chosen = choose_pass_layouts(problem);
+  for (size_t pass = 0; pass < chosen.size(); ++pass) {
+    const auto o = static_cast<size_t>(chosen[pass]);
+    out.costs[segment_of[pass]] = std::move(costs[pass][o]);
+    out.layouts[segment_of[pass]] = problem.options[pass][o];
+  }
+}
+
+/// The schedule of `segments`, tensors kept on chip where they fit when `keep_on_chip`, the
+/// passes laid out as `layouts` allows; its segments left for the caller to copy (a search
+/// evaluates many schedules and keeps one).
 NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, const SegmentRefs &segments,
-                            LatencyModel model, bool keep_on_chip) {
+                            LatencyModel model, bool keep_on_chip,
+                            PassLayouts layouts = PassLayouts::Planned) {
   NetworkSchedule out;
   out.order = execution_order(segments);
   out.capacity_words = static_cast<double>(hw.gb_capacity_words());
@@ -195,10 +255,13 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, const Segmen
   for (size_t t = 0; t < graph.tensors.size(); ++t)
     out.resident[t] = kept.resident[static_cast<size_t>(groups.find(static_cast<int>(t)))];
   out.costs.resize(segments.size());
+  out.layouts.resize(segments.size());
+  for (size_t i = 0; i < segments.size(); ++i)
+    out.costs[i] =
+        cost_with_residency(*segments[i], segments[i]->cost.parts, out.resident, hw, model);
+  lay_out_passes(graph, hw, segments, groups, model, layouts, out);
   for (int index : out.order) {
-    const auto i = static_cast<size_t>(index);
-    out.costs[i] = cost_with_residency(*segments[i], out.resident, hw, model);
-    const SegmentCost &c = out.costs[i];
+    const SegmentCost &c = out.costs[static_cast<size_t>(index)];
     out.total.latency_s += c.latency_s;
     out.total.energy_pj += c.energy_pj;
     out.total.dram_words += c.dram_words;
@@ -416,6 +479,8 @@ public:
     best_.contributions.push_back({"on-chip residency", schedule(r_, false).total});
     best_.contributions.push_back(
         {"movement elimination", schedule(without_elimination(plan_, r_), true).total});
+    best_.contributions.push_back(
+        {"layout planning", schedule(r_, true, PassLayouts::GraphLayout).total});
     best_.front = pareto_filter(evaluated_, PlanFrontPolicy{});
     return std::move(best_);
   }
@@ -434,13 +499,15 @@ private:
   }
 
   /// The schedule of the plan refined by `r`, its segments not copied.
-  NetworkSchedule schedule(const Refinement &r, bool keep_on_chip) {
-    return schedule(refined(inputs_, r, graph_, hw_, model_), keep_on_chip);
+  NetworkSchedule schedule(const Refinement &r, bool keep_on_chip,
+                           PassLayouts layouts = PassLayouts::Planned) {
+    return schedule(refined(inputs_, r, graph_, hw_, model_), keep_on_chip, layouts);
   }
 
   /// The schedule of `segments` (a refinement of the plan), noted for the front.
-  NetworkSchedule schedule(const RefinedSegments &segments, bool keep_on_chip) {
-    NetworkSchedule s = schedule_of(graph_, hw_, segments.segments, model_, keep_on_chip);
+  NetworkSchedule schedule(const RefinedSegments &segments, bool keep_on_chip,
+                           PassLayouts layouts = PassLayouts::Planned) {
+    NetworkSchedule s = schedule_of(graph_, hw_, segments.segments, model_, keep_on_chip, layouts);
     evaluated_.push_back(point_of(s, segments.segments));
     return s;
   }
@@ -503,6 +570,7 @@ NetworkSchedule through_dram_schedule(const Graph &graph, const FusionPlan &plan
     segments.push_back(&s);
   out.order = execution_order(segments);
   out.resident.assign(graph.tensors.size(), false);
+  out.layouts.resize(plan.segments.size());
   for (const Segment &s : out.segments) {
     out.costs.push_back(s.cost);
     out.total.latency_s += s.cost.latency_s;

@@ -9,9 +9,11 @@
 #include <algorithm>
 #include <functional>
 #include <numeric>
+#include <optional>
 
 #include "common/suite_scale.hpp"
 #include "dse/graph/node_work.hpp"
+#include "dse/graph/pass_layouts.hpp"
 #include "test_graphs.hpp"
 
 namespace dse {
@@ -45,8 +47,70 @@ std::vector<size_t> steps_of(const NetworkSchedule &s) {
   return step;
 }
 
+/// Pass `i` of schedule `s` run under `option`, its tensors kept on chip moving no DRAM word.
+SegmentCost pass_cost(const Graph &g, const Hardware &hw, const NetworkSchedule &s, size_t i,
+                      const ParallelOption &option) {
+  const Segment &segment = s.segments[i];
+  SegmentPart part = segment.cost.parts.at(0);
+  for (TensorDramWords &t : part.tensors)
+    if (s.resident[static_cast<size_t>(segment.graph_tensors.at(t.tensor))]) {
+      part.totals.dram_reads -= t.reads;
+      part.totals.dram_writes -= t.writes;
+    }
+  return sequence_cost({with_pass_option(part, g, hw, segment.nodes.front(), option)}, hw,
+                       LatencyModel::Roofline);
+}
+
+/// The vector passes of plan `p`'s schedule: exactly they have a layout; the passes that read or
+/// write one tensor kept on chip share its layout, the graph's own where that tensor is one buffer
+/// with others (`root`: an eliminated movement node's); each costs its counts under its option,
+/// the fastest of them where no tensor on chip binds it; and without layout planning only latency
+/// grows.
+void check_pass_layouts(const Graph &g, const Hardware &hw, const NetworkPlan &p,
+                        const std::function<size_t(size_t)> &root) {
+  const NetworkSchedule &s = p.schedule;
+  ASSERT_EQ(s.layouts.size(), s.segments.size());
+  std::vector<std::optional<DataLayout>> stored(g.tensors.size()); // per buffer root
+  std::vector<int> members(g.tensors.size(), 0);
+  for (size_t t = 0; t < g.tensors.size(); ++t)
+    ++members[root(t)];
+  for (size_t i = 0; i < s.segments.size(); ++i) {
+    const Segment &segment = s.segments[i];
+    SCOPED_TRACE(segment.label);
+    const bool pass = segment.kind == SegmentKind::Vector && !segment.eliminated;
+    ASSERT_EQ(s.layouts[i].has_value(), pass);
+    if (!pass)
+      continue;
+    const ParallelOption &chosen = *s.layouts[i];
+    expect_near(s.costs[i].latency_s, pass_cost(g, hw, s, i, chosen).latency_s, "pass latency");
+    bool bound = false;
+    for (const auto &[name, t] : segment.graph_tensors) {
+      if (!s.resident[static_cast<size_t>(t)])
+        continue;
+      bound = true;
+      const size_t r = root(static_cast<size_t>(t));
+      if (members[r] > 1) {
+        EXPECT_EQ(chosen.layout, DataLayout::LastAxis) << name << " is a view";
+      }
+      if (stored[r]) {
+        EXPECT_EQ(chosen.layout, *stored[r]) << name << " is stored in one layout";
+      }
+      stored[r] = chosen.layout;
+    }
+    if (bound)
+      continue;
+    for (const ParallelOption &o :
+         parallel_options(g.tensor(g.node(segment.nodes.front()).outputs[0]).shape, hw.cores))
+      EXPECT_LE(s.costs[i].latency_s, pass_cost(g, hw, s, i, o).latency_s * (1 + 1e-12));
+  }
+  const ScheduleTotals &graph_layout = without(s, "layout planning");
+  EXPECT_LE(s.total.latency_s, graph_layout.latency_s * (1 + 1e-12));
+  expect_near(graph_layout.energy_pj, s.total.energy_pj, "energy in the graph's layout");
+  expect_near(graph_layout.dram_words, s.total.dram_words, "DRAM words in the graph's layout");
+}
+
 /// Every property of the schedule of plan `p` of `g`, checked from the segments' own counts.
-void check_schedule(const Graph &g, const NetworkPlan &p) {
+void check_schedule(const Graph &g, const Hardware &hw, const NetworkPlan &p) {
   SCOPED_TRACE(g.name + " on " + std::to_string(p.schedule.capacity_words) + " words");
   const NetworkSchedule &s = p.schedule;
   const std::vector<Segment> &segments = s.segments;
@@ -197,6 +261,8 @@ void check_schedule(const Graph &g, const NetworkPlan &p) {
     EXPECT_LE(held[k], s.capacity_words) << "step " << k;
   EXPECT_LE(s.peak_words, s.capacity_words);
 
+  check_pass_layouts(g, hw, p, root);
+
   // The network front holds the schedule (or a point as good on both objectives) and never a
   // point the segment front or a contribution's schedule beats.
   ASSERT_FALSE(s.front.empty());
@@ -220,18 +286,17 @@ TEST(NetworkSchedule, ThroughDramItIsTheSegmentsSumAndWhatStaysOnChipFits) {
   const Graph tiny = load_network(testing::repo_file("networks/tiny-cnn.yaml"));
   const Graph chain = parse_graph_yaml(testing::kConvChain, "c.yaml");
   for (long capacity : {3000L, 20000L, 100000L, 1000000L}) {
-    check_schedule(tiny, plan_of(tiny, tiny_hardware(capacity)));
-    check_schedule(chain, plan_of(chain, tiny_hardware(capacity)));
+    check_schedule(tiny, tiny_hardware(capacity), plan_of(tiny, tiny_hardware(capacity)));
+    check_schedule(chain, tiny_hardware(capacity), plan_of(chain, tiny_hardware(capacity)));
   }
   // With runs of three searched (the tiny CNN's expand -> depthwise -> project).
   for (long capacity : {3000L, 100000L})
-    check_schedule(tiny, plan_of(tiny, tiny_hardware(capacity), 3));
+    check_schedule(tiny, tiny_hardware(capacity), plan_of(tiny, tiny_hardware(capacity), 3));
   if (test_common::kSanitizedSuite)
     return; // ResNet-18 is planned in tests/graph/network_plan_test.cpp there
   const Graph resnet = load_network(testing::repo_file("networks/resnet18.onnx"));
-  check_schedule(
-      resnet,
-      plan_of(resnet, load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"))));
+  const Hardware dsp = load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
+  check_schedule(resnet, dsp, plan_of(resnet, dsp));
 }
 
 // VGG-16's second convolution writes 3.2M words that only its pool reads: run in row parts, each
@@ -241,7 +306,7 @@ TEST(NetworkSchedule, ASplitRegionKeepsItsSlabsOnChipWherePartsPay) {
   const Graph g = load_network(testing::repo_file("networks/vgg16-first-five.yaml"));
   const Hardware hw = load_hardware(testing::repo_file("hw_configs/fused-layer-362k.yaml"));
   const NetworkPlan p = plan_of(g, hw);
-  check_schedule(g, p);
+  check_schedule(g, hw, p);
   const auto region = std::find_if(p.schedule.segments.begin(), p.schedule.segments.end(),
                                    [](const Segment &s) { return s.kind == SegmentKind::Split; });
   ASSERT_NE(region, p.schedule.segments.end());
@@ -274,9 +339,9 @@ TEST(NetworkSchedule, ASplitRegionKeepsItsSlabsOnChipWherePartsPay) {
 // parts only once the fused run it cuts runs as its singles; both are one change of the schedule.
 TEST(NetworkSchedule, ARegionMakesRoomByRunningTheFusedRunsItCutsAsSingles) {
   const Graph g = load_network(testing::repo_file("networks/googlenet.onnx"));
-  const NetworkPlan p =
-      plan_of(g, load_hardware(testing::repo_file("hw_configs/fused-layer-362k.yaml")));
-  check_schedule(g, p);
+  const Hardware hw = load_hardware(testing::repo_file("hw_configs/fused-layer-362k.yaml"));
+  const NetworkPlan p = plan_of(g, hw);
+  check_schedule(g, hw, p);
   const auto region = std::find_if(p.schedule.segments.begin(), p.schedule.segments.end(),
                                    [](const Segment &s) { return s.kind == SegmentKind::Split; });
   ASSERT_NE(region, p.schedule.segments.end());
@@ -296,9 +361,9 @@ TEST(NetworkSchedule, EveryNodeRunsOnceWhereSplitsAndJoinsMeet) {
   const Graph g = load_network(testing::repo_file("networks/mobilenet_v2.onnx"));
   NetworkOptions options = cheap_network_options();
   options.objective = PlanObjective::Energy;
-  const NetworkPlan p = plan_network(
-      g, load_hardware(testing::repo_file("hw_configs/sim-1g-1mb-60gbps.yaml")), options);
-  check_schedule(g, p);
+  const Hardware hw = load_hardware(testing::repo_file("hw_configs/sim-1g-1mb-60gbps.yaml"));
+  const NetworkPlan p = plan_network(g, hw, options);
+  check_schedule(g, hw, p);
   EXPECT_FALSE(p.schedule.split.empty());
   EXPECT_FALSE(p.schedule.joined.empty());
 }
@@ -309,8 +374,8 @@ TEST(NetworkSchedule, ResidualAddsRideOnTheirConvolutions) {
   const std::string network =
       test_common::per_suite<std::string>("networks/resnet18.onnx", "networks/tiny-cnn.yaml");
   const Graph g = load_network(testing::repo_file(network));
-  const NetworkPlan p =
-      plan_of(g, load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml")));
+  const Hardware hw = load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
+  const NetworkPlan p = plan_of(g, hw);
   int adds = 0;
   for (const Segment &seg : p.schedule.segments)
     for (int node : seg.nodes)
@@ -325,7 +390,7 @@ TEST(NetworkSchedule, ResidualAddsRideOnTheirConvolutions) {
         EXPECT_TRUE(reads_block_input) << seg.label;
       }
   EXPECT_GT(adds, 0);
-  check_schedule(g, p);
+  check_schedule(g, hw, p);
 }
 
 TEST(NetworkSchedule, AResidualAfterABiasRidesOnTheEinsum) {
@@ -333,8 +398,8 @@ TEST(NetworkSchedule, AResidualAfterABiasRidesOnTheEinsum) {
   if (test_common::kSanitizedSuite)
     GTEST_SKIP() << "a BERT layer plan is too slow under the sanitizers";
   const Graph g = load_network(testing::repo_file("networks/bert_base_layer_s512.onnx"));
-  const NetworkPlan p =
-      plan_of(g, load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml")));
+  const Hardware hw = load_hardware(testing::repo_file("hw_configs/vector-dsp-4core-8m.yaml"));
+  const NetworkPlan p = plan_of(g, hw);
   const auto has = [&](const Segment &seg, const std::string &name) {
     return std::any_of(seg.nodes.begin(), seg.nodes.end(),
                        [&](int n) { return g.node(n).name == name; });
@@ -347,7 +412,7 @@ TEST(NetworkSchedule, AResidualAfterABiasRidesOnTheEinsum) {
       EXPECT_TRUE(has(seg, "/layer/Add_1")) << seg.label;
     }
   EXPECT_EQ(found, 1);
-  check_schedule(g, p);
+  check_schedule(g, hw, p);
 }
 
 TEST(NetworkSchedule, AmpleBufferKeepsEveryIntermediateOnChip) {
@@ -385,7 +450,7 @@ TEST(NetworkSchedule, AmpleBufferKeepsEveryIntermediateOnChip) {
 TEST(NetworkSchedule, FusionAndMovementEliminationAreMeasuredOnTheSameSchedule) {
   const Graph g = load_network(testing::repo_file("networks/tiny-cnn.yaml"));
   const NetworkPlan p = plan_of(g, tiny_hardware(20000));
-  ASSERT_EQ(p.schedule.contributions.size(), 4u);
+  ASSERT_EQ(p.schedule.contributions.size(), 5u);
   // Every segment alone: the singles the dynamic program compared the pairs with.
   size_t computes = 0;
   for (const GraphNode &n : g.nodes)
@@ -419,7 +484,7 @@ TEST(NetworkSchedule, NoPassMakesTheScheduleDearer) {
   }
   for (int node : s.copied)
     EXPECT_EQ(g.node(node).kind, NodeKind::Concat) << g.node(node).name;
-  check_schedule(g, p);
+  check_schedule(g, hw, p);
 }
 
 TEST(NetworkSchedule, RunsLeftOutAreJoinedWhereThatPays) {
@@ -434,7 +499,7 @@ TEST(NetworkSchedule, RunsLeftOutAreJoinedWhereThatPays) {
   EXPECT_FALSE(p.schedule.joined.empty());
   for (const PassContribution &c : p.schedule.contributions)
     EXPECT_LE(p.schedule.total.energy_pj, c.without.energy_pj * (1 + 1e-12)) << c.pass;
-  check_schedule(g, p);
+  check_schedule(g, hw, p);
 }
 
 } // namespace

@@ -21,6 +21,8 @@ std::string segments_csv(const NetworkPlan &plan, const Graph &graph, const Hard
 /// The network's latency-energy front, latency ascending: one row per point with its EDP, DRAM
 /// words and fused pairs (the columns `dse plot` reads from an explore front).
 std::string network_front_csv(const NetworkPlan &plan);
+/// Layout and core split per node: of the schedule's vector passes (their latency in it), or,
+/// without the segment searches, of every node in the layout planner's own plan.
 std::string layout_csv(const NetworkPlan &plan, const Graph &graph);
 
 } // namespace dse

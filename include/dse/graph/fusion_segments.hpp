@@ -69,7 +69,8 @@ struct FusionPlan {
 FusionPlan plan_fusion(const Graph &graph, const Hardware &hw, const FusionOptions &options);
 
 /// A vector or movement node run on its own, its operands to and from DRAM through the GB (read
-/// and written there); an eliminated movement node moves and costs nothing.
+/// and written there); an eliminated movement node moves and costs nothing. In today's model a
+/// vector node runs on its fastest layout and core split (pass_layouts.hpp).
 Segment standalone_segment(const Graph &graph, const Hardware &hw, int node, LatencyModel model,
                            bool eliminated);
 

@@ -1,6 +1,8 @@
 // Layout and intra-operator parallelism (CoMCU): every node picks a (data layout, core split)
 // option with a predicted latency; edges carry the cost of converting the layout and
-// redistributing the tensor between cores; min-plus elimination picks the cheapest plan.
+// redistributing the tensor between cores; min-plus elimination picks the cheapest plan. The
+// options and a vector pass's compute cycles under one are shared with the schedule's layouts
+// (pass_layouts.hpp).
 #pragma once
 
 #include <string>
@@ -29,6 +31,18 @@ struct ParallelOption {
 struct LayoutCosts {
   double barrier_cycles = 1000; // synchronising the cores after a split operator
 };
+
+/// The options of a node whose output has shape `out`, latencies left 0: each layout on one core
+/// and, with two cores or more, split between all of them along the channel axis or the axis
+/// before the last where that axis has a position per core.
+std::vector<ParallelOption> parallel_options(const Shape &out, std::int64_t cores);
+
+/// Cycles of the busiest core running `work` vector operations of a node whose output has shape
+/// `out` under `option`: its share of the work on the array's rows, the lanes along the
+/// contiguous axis (a last group of that axis fills only part of them), and the barrier after a
+/// split.
+double pass_compute_cycles(double work, const Shape &out, const ParallelOption &option,
+                           const Hardware &hw, const LayoutCosts &costs = {});
 
 struct LayoutPlan {
   std::vector<std::vector<ParallelOption>> options; // per node

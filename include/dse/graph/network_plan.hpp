@@ -1,9 +1,9 @@
 // The graph-level pipeline of `dse network`, one pass per line: movement elimination, bank
 // mapping, memory hotspots, adaptive splitting, fusion segments searched by the matrix engine,
 // the one schedule they make (split regions run part by part, tensors kept on chip between
-// segments), and layout/parallelism planning. On a general hierarchy: movement elimination, bank
-// mapping, each compute node searched alone, and their schedule through DRAM
-// (docs/HIERARCHY.md §8.5).
+// segments, vector passes laid out), or without the searches layout/parallelism planning. On a
+// general hierarchy: movement elimination, bank mapping, each compute node searched alone, and
+// their schedule through DRAM (docs/HIERARCHY.md §8.5).
 #pragma once
 
 #include "dse/graph/adaptive_split.hpp"
@@ -36,7 +36,8 @@ struct NetworkPlan {
   MemoryReport memory_after;  // with the split regions as super-nodes
   FusionPlan fusion;          // empty when search_segments is false
   NetworkSchedule schedule;   // of the fusion segments; empty when search_segments is false
-  LayoutPlan layout;          // today's model only
+  LayoutPlan layout;          // today's model without search_segments only (the schedule lays
+                              // out its own vector passes)
   double seconds = 0;
 
   /// 1 - peak_after / peak_before of the global level (VMOC's memory compression).

@@ -5,10 +5,12 @@
 // same schedule without it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "dse/graph/fusion_segments.hpp"
+#include "dse/graph/layout_planner.hpp"
 
 namespace dse {
 
@@ -37,11 +39,13 @@ struct NetworkSchedule {
   std::vector<SegmentCost> costs; // per segment (by index): resident tensors moved on chip (its
                                   // front stays the segment's own, in segments[i].cost)
   std::vector<bool> resident;     // per graph tensor: held in the global buffer between segments
+  std::vector<std::optional<ParallelOption>> layouts; // per segment (by index): a vector pass's
+                                                      // layout and core split (today's model)
   ScheduleTotals total;
   double capacity_words = 0; // of the global buffer
   double peak_words = 0;     // the most it holds: a segment's tiles and the resident tensors
   std::vector<PassContribution> contributions; // fusion, splitting, on-chip residency, movement
-                                               // elimination
+                                               // elimination, layout planning
   /// The network's front: the plan's segment front (every segmentation and segment mapping,
   /// tensors between segments through DRAM) united with every schedule evaluated (this one, the
   /// changes tried and the contributions', and those of the same search for the other
@@ -55,7 +59,9 @@ struct NetworkSchedule {
 /// and step held, most first, each is kept when it fits beside every running segment's tiles and
 /// the tensors kept before it. A kept tensor's DRAM reads and writes in each segment's mapping
 /// become accesses in place (its tiles are views of it), and each part's latency and energy
-/// follow from its counts as in the search. An eliminated movement node's outputs share its
+/// follow from its counts as in the search. Each vector pass takes its layout and core split
+/// (pass_layouts.hpp): the passes that share a tensor kept on chip one layout, the graph's own
+/// where that tensor is a view. An eliminated movement node's outputs share its
 /// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
 /// From the plan's segments, a local search in `objective`: each fused run of the plan run as
 /// its singles, each other fused run searched (FusionPlan::other_fused) run instead of its
@@ -63,7 +69,7 @@ struct NetworkSchedule {
 /// run part by part, parted_segment.hpp) run instead of the segments it holds, one change made
 /// or undone at a time while the schedule gets cheaper; the schedules without fusion, without
 /// movement elimination and without splitting are tried whole too, so no contribution is
-/// negative.
+/// negative (nor is layout planning's: the graph's own layout is one the passes may take).
 NetworkSchedule schedule_network(const Graph &graph, const Hardware &hw, const FusionPlan &plan,
                                  const std::vector<Segment> &regions, LatencyModel model,
                                  PlanObjective objective);
