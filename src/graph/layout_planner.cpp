@@ -40,6 +40,16 @@ double core_share(const Shape &out, const ParallelOption &o) {
 
 } // namespace
 
+bool layouts_store_alike(const Shape &shape) {
+  if (shape.size() < 2)
+    return true;
+  const size_t channel = vector_axis(DataLayout::ChannelAxis, shape.size());
+  std::int64_t after = 1;
+  for (size_t a = channel + 1; a < shape.size(); ++a)
+    after *= shape[a];
+  return shape[channel] == 1 || after == 1;
+}
+
 std::vector<ParallelOption> parallel_options(const Shape &out, std::int64_t cores) {
   std::vector<ParallelOption> opts;
   for (DataLayout layout : {DataLayout::LastAxis, DataLayout::ChannelAxis}) {

@@ -189,13 +189,19 @@ enum class PassLayouts {
 void lay_out_passes(const Graph &graph, const Hardware &hw, const SegmentRefs &segments,
                     TensorGroups &groups, LatencyModel model, PassLayouts layouts,
                     NetworkSchedule &out) {
-  std::vector<int> members(graph.tensors.size(), 0); // tensors per buffer (its root)
-  for (size_t t = 0; t < graph.tensors.size(); ++t)
-    ++members[static_cast<size_t>(groups.find(static_cast<int>(t)))];
+  // Per buffer (its root): its tensors, and whether one of them is stored differently in the two
+  // layouts. A view keeps the graph's layout only where that changes its order.
+  std::vector<int> members(graph.tensors.size(), 0);
+  std::vector<bool> ordered(graph.tensors.size(), false);
+  for (size_t t = 0; t < graph.tensors.size(); ++t) {
+    const auto root = static_cast<size_t>(groups.find(static_cast<int>(t)));
+    ++members[root];
+    ordered[root] = ordered[root] || !layouts_store_alike(graph.tensors[t].shape);
+  }
   PassLayoutProblem problem;
-  std::vector<size_t> segment_of;                  // per pass
-  std::vector<std::vector<SegmentCost>> costs;     // per pass and option
-  std::map<int, std::vector<int>> readers_on_chip; // per resident buffer, the passes using it
+  std::vector<size_t> segment_of;                 // per pass
+  std::vector<std::vector<SegmentCost>> costs;    // per pass and option
+  std::map<int, std::vector<int>> passes_on_chip; // per resident buffer, the passes using it
   for (size_t i = 0; i < segments.size(); ++i) {
     const Segment &s = *segments[i];
     if (s.kind != SegmentKind::Vector || s.eliminated || s.cost.parts.size() != 1)
@@ -206,8 +212,9 @@ void lay_out_passes(const Graph &graph, const Hardware &hw, const SegmentRefs &s
     for (const auto &[name, t] : s.graph_tensors)
       if (out.resident[static_cast<size_t>(t)]) {
         const int root = groups.find(t);
-        readers_on_chip[root].push_back(pass);
-        bound = bound || members[static_cast<size_t>(root)] > 1; // a view's buffer
+        passes_on_chip[root].push_back(pass);
+        const auto r = static_cast<size_t>(root);
+        bound = bound || (members[r] > 1 && ordered[r]); // a view's buffer
       }
     std::vector<ParallelOption> options;
     costs.emplace_back();
@@ -224,7 +231,7 @@ void lay_out_passes(const Graph &graph, const Hardware &hw, const SegmentRefs &s
     problem.options.push_back(std::move(options));
     problem.graph_layout.push_back(bound);
   }
-  for (auto &[root, passes] : readers_on_chip)
+  for (auto &[root, passes] : passes_on_chip)
     problem.shared.push_back(std::move(passes));
   const std::vector<int> chosen = choose_pass_layouts(problem);
   for (size_t pass = 0; pass < chosen.size(); ++pass) {

@@ -24,7 +24,14 @@ void check_plan(const Graph &g, const NetworkPlan &p) {
   for (size_t v = 0; v < covered.size(); ++v)
     EXPECT_EQ(covered[v], 1) << g.name << " node " << g.nodes[v].name;
   EXPECT_GT(p.fusion.total.latency_s, 0);
-  EXPECT_LE(p.layout.latency_s, p.layout.baseline_s * (1 + 1e-12));
+  // Every vector pass laid out, and no faster in the graph's own layout.
+  for (size_t i = 0; i < p.schedule.segments.size(); ++i)
+    EXPECT_EQ(p.schedule.layouts[i].has_value(),
+              p.schedule.segments[i].kind == SegmentKind::Vector &&
+                  !p.schedule.segments[i].eliminated)
+        << g.name << " segment " << p.schedule.segments[i].label;
+  for (const PassContribution &c : p.schedule.contributions)
+    EXPECT_LE(p.schedule.total.latency_s, c.without.latency_s * (1 + 1e-12)) << c.pass;
   EXPECT_LE(p.banks.global.copies, p.banks.local.copies);
 }
 

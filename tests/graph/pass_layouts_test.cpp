@@ -40,6 +40,17 @@ TEST(PassLayouts, ComputeCyclesCountIdleLanesAndCores) {
   EXPECT_EQ(parallel_options(pooled, 1).size(), 2u);
 }
 
+TEST(PassLayouts, LayoutsStoreAlikeWhereMovingTheChannelsInnermostChangesNoOrder) {
+  EXPECT_TRUE(layouts_store_alike({1, 32, 1, 1}));  // a pooled image: channels only
+  EXPECT_TRUE(layouts_store_alike({1, 1, 7, 7}));   // one channel
+  EXPECT_FALSE(layouts_store_alike({1, 32, 7, 7})); // NCHW and NHWC differ
+  EXPECT_TRUE(layouts_store_alike({1, 32}));        // a row
+  EXPECT_FALSE(layouts_store_alike({4, 32}));       // row- and column-major differ
+  EXPECT_TRUE(layouts_store_alike({8, 4, 1}));      // batched columns
+  EXPECT_FALSE(layouts_store_alike({8, 4, 3}));
+  EXPECT_TRUE(layouts_store_alike({32}));
+}
+
 /// The least summed latency over every assignment of options in which the passes of each shared
 /// set take one layout and the bound passes the graph's.
 double brute_force_best(const PassLayoutProblem &p) {

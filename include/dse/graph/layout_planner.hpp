@@ -32,6 +32,11 @@ struct LayoutCosts {
   double barrier_cycles = 1000; // synchronising the cores after a split operator
 };
 
+/// Whether both layouts store a tensor of shape `shape` in the same order: the channel-axis layout
+/// moves that axis (the channels of an image, the rows of a matrix) innermost, which changes no
+/// order where it has one position or only positions of one after it.
+bool layouts_store_alike(const Shape &shape);
+
 /// The options of a node whose output has shape `out`, latencies left 0: each layout on one core
 /// and, with two cores or more, split between all of them along the channel axis or the axis
 /// before the last where that axis has a position per core.

@@ -3,7 +3,8 @@
 // in any order, and so does the DMA between DRAM and the global buffer, so a layout costs nothing
 // there; a tensor kept whole in the global buffer between segments, however, is stored in one
 // layout, which every pass that writes or reads it shares, and one that is a view of an
-// eliminated movement node (defined over the graph's own layout) keeps the graph's layout.
+// eliminated movement node (defined over the graph's own layout) keeps the graph's layout where
+// the two layouts order it apart (layouts_store_alike).
 #pragma once
 
 #include <vector>
