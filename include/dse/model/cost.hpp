@@ -18,7 +18,8 @@ struct MetricTotals {
   double gb_reads = 0;  // GB -> PE
   double gb_writes = 0; // PE -> GB
   double macs = 0;
-  double cycles = 0; // MAC cycles, summed over operators
+  double cycles = 0; // array cycles beyond vector_ops at full rate: MAC cycles, summed over
+                     // operators, or a vector pass's idle lanes and cores (pass_layouts.hpp)
   double vector_ops = 0;
   double buffer_words = 0; // max over operators of GB words live
 };
