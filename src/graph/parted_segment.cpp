@@ -1,6 +1,7 @@
 // Split regions as segments of the network schedule: each distinct part planned and scheduled as
-// a graph of its own, the parts' counts added up under names that keep apart the segments of a
-// part and point the tensors shared with the rest of the graph back to it.
+// a graph of its own (its compute nodes alone beside its slabs, or fused depth first), the parts'
+// counts added up under names that keep apart the segments of a part and point the tensors
+// shared with the rest of the graph back to it.
 #include "dse/graph/parted_segment.hpp"
 
 #include <algorithm>
@@ -21,6 +22,7 @@ struct PartRun {
   std::vector<SegmentPart> parts;
   std::map<std::string, int> graph_tensors;
   double peak_words = 0;
+  bool fused = false; // a segment of the part runs linked compute nodes fused
 };
 
 /// Parts with equal keys are equal searches: every tensor's shape and every window's padding.
@@ -56,29 +58,16 @@ std::optional<Hardware> beside(const Hardware &hw, double words) {
   return out;
 }
 
-/// The part planned with its compute nodes searched alone in the global buffer left beside all
-/// its slabs, so that every slab stays on chip beside every segment's tiles.
-std::optional<PartRun> run_part(const PartGraph &part, const Hardware &hw,
-                                const FusionOptions &options) {
-  const std::optional<Hardware> searched = beside(hw, slab_words(part.graph));
-  if (!searched)
-    return std::nullopt;
-  FusionOptions alone = options;
-  alone.search.fusion = false;
-  alone.movement = nullptr;
-  alone.progress = {};
-  FusionPlan plan;
-  try {
-    plan = plan_fusion(part.graph, *searched, alone);
-  } catch (const UserError &) {
-    return std::nullopt; // no mapping fits a segment of the part
-  }
-  const NetworkSchedule s =
-      residency_schedule(part.graph, hw, plan.segments, options.search.latency_model);
+/// The run of `plan`'s segments of `part` scheduled on `hw`, the tensors passed between them kept
+/// in the global buffer where they fit; its parts named apart per segment.
+PartRun scheduled_run(const PartGraph &part, const Hardware &hw, const FusionPlan &plan,
+                      LatencyModel model) {
+  const NetworkSchedule s = residency_schedule(part.graph, hw, plan.segments, model);
   PartRun run;
   run.peak_words = s.peak_words;
   for (int index : s.order) {
     const auto k = static_cast<size_t>(index);
+    run.fused = run.fused || (s.segments[k].kind == SegmentKind::Fused && s.costs[k].fused);
     for (SegmentPart p : s.costs[k].parts) {
       for (TensorDramWords &t : p.tensors) {
         const std::string name = std::to_string(k) + "/" + t.tensor;
@@ -91,6 +80,63 @@ std::optional<PartRun> run_part(const PartGraph &part, const Hardware &hw,
     }
   }
   return run;
+}
+
+/// The plan of `part` on `hw` with `options` (its movement nodes copies, no progress), or nothing
+/// when no mapping fits a segment of it.
+std::optional<FusionPlan> part_plan(const PartGraph &part, const Hardware &hw,
+                                    FusionOptions options) {
+  options.movement = nullptr;
+  options.progress = {};
+  try {
+    return plan_fusion(part.graph, hw, options);
+  } catch (const UserError &) {
+    return std::nullopt;
+  }
+}
+
+/// The part with its compute nodes searched alone in the global buffer left beside all its
+/// slabs, so that every slab stays on chip beside every segment's tiles.
+std::optional<PartRun> run_alone(const PartGraph &part, const Hardware &hw,
+                                 const FusionOptions &options) {
+  const std::optional<Hardware> searched = beside(hw, slab_words(part.graph));
+  if (!searched)
+    return std::nullopt;
+  FusionOptions alone = options;
+  alone.search.fusion = false;
+  const std::optional<FusionPlan> plan = part_plan(part, *searched, alone);
+  if (!plan)
+    return std::nullopt;
+  return scheduled_run(part, hw, *plan, options.search.latency_model);
+}
+
+/// The part planned depth first, as a network is: its linked compute nodes fused in runs of up
+/// to options.search.max_fused (through their windows), searched in the whole global buffer, the
+/// tensors between its segments kept where they fit. Nothing when it has fewer than two compute
+/// nodes (the part alone already runs it) or fusion is off.
+std::optional<PartRun> run_depth_first(const PartGraph &part, const Hardware &hw,
+                                       const FusionOptions &options) {
+  const auto computes = std::count_if(part.graph.nodes.begin(), part.graph.nodes.end(),
+                                      [](const GraphNode &n) { return is_compute(n.kind); });
+  if (computes < 2 || !options.search.fusion || options.search.max_fused < 2)
+    return std::nullopt;
+  const std::optional<FusionPlan> plan = part_plan(part, hw, options);
+  if (!plan)
+    return std::nullopt;
+  return scheduled_run(part, hw, *plan, options.search.latency_model);
+}
+
+/// The cheaper in options.objective of the part run alone and depth first (alone on ties).
+std::optional<PartRun> run_part(const PartGraph &part, const Hardware &hw,
+                                const FusionOptions &options) {
+  std::optional<PartRun> alone = run_alone(part, hw, options);
+  std::optional<PartRun> depth_first = run_depth_first(part, hw, options);
+  const auto rank = [&](const PartRun &run) {
+    return plan_rank(sequence_cost(run.parts, hw, options.search.latency_model), options.objective);
+  };
+  if (depth_first && (!alone || rank(*depth_first) < rank(*alone)))
+    return depth_first;
+  return alone;
 }
 
 std::string region_label(const Graph &graph, const SplitRegion &region) {
@@ -126,6 +172,7 @@ std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
   std::vector<SegmentPart> parts;
   Segment s;
   double peak_words = 0; // the most any part's run holds
+  bool fused = false;    // some part runs fused
   for (int p = 0; p < region.parts; ++p) {
     const std::optional<PartGraph> part = part_graph(graph, region, p);
     if (!part)
@@ -139,6 +186,7 @@ std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
     parts.insert(parts.end(), run->second->parts.begin(), run->second->parts.end());
     s.graph_tensors.insert(run->second->graph_tensors.begin(), run->second->graph_tensors.end());
     peak_words = std::max(peak_words, run->second->peak_words);
+    fused = fused || run->second->fused;
   }
   s.kind = SegmentKind::Split;
   s.nodes = region.nodes;
@@ -146,6 +194,7 @@ std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
   s.label = region_label(graph, region);
   s.cost = sequence_cost(std::move(parts), hw, options.search.latency_model);
   s.cost.buffer_words = peak_words;
+  s.cost.fused = fused;
   s.cost.front = {CostPoint{s.cost.latency_s, s.cost.energy_pj, s.cost.dram_words, 0}};
   return s;
 }

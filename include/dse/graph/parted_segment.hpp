@@ -1,6 +1,7 @@
 // A split region run part by part as one segment of the network schedule: each distinct part
-// searched as a graph of its own, the tensors a part keeps inside the region held in the global
-// buffer where they fit beside its tiles, the parts run one after another.
+// searched as a graph of its own (its compute nodes alone, or fused depth first), the tensors a
+// part keeps inside the region held in the global buffer where they fit beside its tiles, the
+// parts run one after another.
 #pragma once
 
 #include <optional>
@@ -11,12 +12,16 @@
 
 namespace dse {
 
-/// `region` run part by part: every part's compute nodes searched alone with `options` (no
-/// fusion inside a part) and its vector nodes costed as in a plan, the tensors computed and read
-/// inside the part kept in the global buffer where they fit (residency_schedule), the parts' counts
-/// added up. Its buffer words are the most a part holds; the tensors it reads from and writes to
-/// the rest of the graph keep their names in graph_tensors, so that the schedule may keep them on
-/// chip. Nothing when a part has no graph (part_graph) or no mapping fits it.
+/// `region` run part by part: every part planned with `options` as a graph of its own, its vector
+/// nodes costed as in a plan and the tensors computed and read inside the part kept in the global
+/// buffer where they fit (residency_schedule), in the cheaper of two ways in options.objective:
+/// its compute nodes searched alone in the buffer left beside all the part's slabs (which then
+/// all stay on chip), or, with two compute nodes or more, fused depth first as a network's plan
+/// fuses them (runs of up to options.search.max_fused, through their windows) in the whole
+/// buffer. The parts' counts are added up; `cost.fused` says whether some part runs fused. Its
+/// buffer words are the most a part holds; the tensors it reads from and writes to the rest of
+/// the graph keep their names in graph_tensors, so that the schedule may keep them on chip.
+/// Nothing when a part has no graph (part_graph) or no mapping fits it.
 std::optional<Segment> parted_segment(const Graph &graph, const Hardware &hw,
                                       const SplitRegion &region, const FusionOptions &options);
 
