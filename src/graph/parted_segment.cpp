@@ -113,7 +113,7 @@ std::optional<PartRun> run_alone(const PartGraph &part, const Hardware &hw,
 /// The part planned depth first, as a network is: its linked compute nodes fused in runs of up
 /// to options.search.max_fused (through their windows), searched in the whole global buffer, the
 /// tensors between its segments kept where they fit. Nothing when it has fewer than two compute
-/// nodes (the part alone already runs it) or fusion is off.
+/// nodes (none to fuse) or fusion is off.
 std::optional<PartRun> run_depth_first(const PartGraph &part, const Hardware &hw,
                                        const FusionOptions &options) {
   const auto computes = std::count_if(part.graph.nodes.begin(), part.graph.nodes.end(),
