@@ -61,8 +61,9 @@ struct NetworkSchedule {
 /// become accesses in place (its tiles are views of it), and each part's latency and energy
 /// follow from its counts as in the search. Each vector pass takes its layout and core split
 /// (pass_layouts.hpp): the passes that share a tensor kept on chip one layout, the graph's own
-/// where that tensor is a view. An eliminated movement node's outputs share its
-/// input's storage (one buffer, the largest member's words), kept on chip whole or not at all.
+/// where that tensor is a view the two layouts order apart. An eliminated movement node's outputs
+/// share its input's storage (one buffer, the largest member's words), kept on chip whole or not
+/// at all.
 /// From the plan's segments, a local search in `objective`: each fused run of the plan run as
 /// its singles, each other fused run searched (FusionPlan::other_fused) run instead of its
 /// singles, each eliminated movement node run as a copy, and each of `regions` (split regions
