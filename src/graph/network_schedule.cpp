@@ -4,7 +4,6 @@
 #include "dse/graph/network_schedule.hpp"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 #include <tbb/parallel_invoke.h>
 
@@ -178,69 +177,6 @@ SegmentCost cost_with_residency(const Segment &s, std::vector<SegmentPart> parts
   return c;
 }
 
-/// Which layouts a schedule's vector passes may take.
-enum class PassLayouts {
-  Planned,    // chosen by pass_layouts.hpp
-  GraphLayout // the graph's own (LastAxis) only, each pass on its fastest core split in it
-};
-
-/// The passes (vector nodes run on their own) of `segments` laid out as `layouts` allows, given
-/// the tensors `out` keeps on chip: their costs in `out.costs` and options in `out.layouts`.
-void lay_out_passes(const Graph &graph, const Hardware &hw, const SegmentRefs &segments,
-                    TensorGroups &groups, LatencyModel model, PassLayouts layouts,
-                    NetworkSchedule &out) {
-  // Per buffer (its root): its tensors, and whether one of them is stored differently in the two
-  // layouts. A view keeps the graph's layout only where that changes its order.
-  std::vector<int> members(graph.tensors.size(), 0);
-  std::vector<bool> ordered(graph.tensors.size(), false);
-  for (size_t t = 0; t < graph.tensors.size(); ++t) {
-    const auto root = static_cast<size_t>(groups.find(static_cast<int>(t)));
-    ++members[root];
-    ordered[root] = ordered[root] || !layouts_store_alike(graph.tensors[t].shape);
-  }
-  PassLayoutProblem problem;
-  std::vector<size_t> segment_of;                 // per pass
-  std::vector<std::vector<SegmentCost>> costs;    // per pass and option
-  std::map<int, std::vector<int>> passes_on_chip; // per resident buffer, the passes using it
-  for (size_t i = 0; i < segments.size(); ++i) {
-    const Segment &s = *segments[i];
-    if (s.kind != SegmentKind::Vector || s.eliminated || s.cost.parts.size() != 1)
-      continue;
-    const int pass = static_cast<int>(segment_of.size());
-    const int node = s.nodes.front();
-    bool bound = false;
-    for (const auto &[name, t] : s.graph_tensors)
-      if (out.resident[static_cast<size_t>(t)]) {
-        const int root = groups.find(t);
-        passes_on_chip[root].push_back(pass);
-        const auto r = static_cast<size_t>(root);
-        bound = bound || (members[r] > 1 && ordered[r]); // a view's buffer
-      }
-    std::vector<ParallelOption> options;
-    costs.emplace_back();
-    for (ParallelOption o :
-         parallel_options(graph.tensor(graph.node(node).outputs[0]).shape, hw.cores)) {
-      if (layouts == PassLayouts::GraphLayout && o.layout != DataLayout::LastAxis)
-        continue;
-      const SegmentPart part = with_pass_option(s.cost.parts[0], graph, hw, node, o);
-      costs.back().push_back(cost_with_residency(s, {part}, out.resident, hw, model));
-      o.latency_s = costs.back().back().latency_s;
-      options.push_back(o);
-    }
-    segment_of.push_back(i);
-    problem.options.push_back(std::move(options));
-    problem.graph_layout.push_back(bound);
-  }
-  for (auto &[root, passes] : passes_on_chip)
-    problem.shared.push_back(std::move(passes));
-  const std::vector<int> chosen = choose_pass_layouts(problem);
-  for (size_t pass = 0; pass < chosen.size(); ++pass) {
-    const auto o = static_cast<size_t>(chosen[pass]);
-    out.costs[segment_of[pass]] = std::move(costs[pass][o]);
-    out.layouts[segment_of[pass]] = problem.options[pass][o];
-  }
-}
-
 /// The schedule of `segments`, tensors kept on chip where they fit when `keep_on_chip`, the
 /// passes laid out as `layouts` allows; its segments left for the caller to copy (a search
 /// evaluates many schedules and keeps one).
@@ -266,7 +202,14 @@ NetworkSchedule schedule_of(const Graph &graph, const Hardware &hw, const Segmen
   for (size_t i = 0; i < segments.size(); ++i)
     out.costs[i] =
         cost_with_residency(*segments[i], segments[i]->cost.parts, out.resident, hw, model);
-  lay_out_passes(graph, hw, segments, groups, model, layouts, out);
+  std::vector<int> buffer_of(graph.tensors.size());
+  for (size_t t = 0; t < graph.tensors.size(); ++t)
+    buffer_of[t] = groups.find(static_cast<int>(t));
+  const auto pass_cost = [&](size_t i, const SegmentPart &part) {
+    return cost_with_residency(*segments[i], {part}, out.resident, hw, model);
+  };
+  lay_out_passes(graph, hw, segments, {buffer_of, out.resident}, layouts, pass_cost, out.costs,
+                 out.layouts);
   for (int index : out.order) {
     const SegmentCost &c = out.costs[static_cast<size_t>(index)];
     out.total.latency_s += c.latency_s;

@@ -1,9 +1,11 @@
-// The schedule's pass layouts: idle cycles per option, and the layout of each group of passes
-// that share a tensor on chip.
+// The schedule's pass layouts: idle cycles per option, the layout of each group of passes that
+// share a tensor on chip, and the passes of a schedule laid out so.
 #include "dse/graph/pass_layouts.hpp"
 
+#include <algorithm>
 #include <array>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <optional>
 
@@ -11,30 +13,25 @@
 
 namespace dse {
 
-double pass_idle_cycles(const Graph &graph, const Hardware &hw, int node,
-                        const ParallelOption &option) {
+SegmentPart with_pass_option(SegmentPart part, const Graph &graph, const Hardware &hw, int node,
+                             const ParallelOption &option) {
   const double ops = node_vector_ops(graph, node);
   const Shape &out = graph.tensor(graph.node(node).outputs[0]).shape;
   const double ideal = ops * cost_weights(hw, LatencyModel::Roofline).cycles_per_vector_op;
-  return std::max(0.0, pass_compute_cycles(ops, out, option, hw) - ideal);
-}
-
-SegmentPart with_pass_option(SegmentPart part, const Graph &graph, const Hardware &hw, int node,
-                             const ParallelOption &option) {
-  part.totals.cycles = pass_idle_cycles(graph, hw, node, option);
+  part.totals.cycles = std::max(0.0, pass_compute_cycles(ops, out, option, hw) - ideal);
   return part;
 }
 
 SegmentCost fastest_pass_cost(const Graph &graph, const Hardware &hw, int node,
                               const SegmentPart &part, LatencyModel model) {
-  std::optional<SegmentCost> best;
-  for (const ParallelOption &o :
-       parallel_options(graph.tensor(graph.node(node).outputs[0]).shape, hw.cores)) {
-    SegmentCost c = sequence_cost({with_pass_option(part, graph, hw, node, o)}, hw, model);
-    if (!best || c.latency_s < best->latency_s)
-      best = std::move(c);
+  PassLayoutProblem alone{
+      {parallel_options(graph.tensor(graph.node(node).outputs[0]).shape, hw.cores)}, {}, {false}};
+  std::vector<SegmentCost> costs;
+  for (ParallelOption &o : alone.options[0]) {
+    costs.push_back(sequence_cost({with_pass_option(part, graph, hw, node, o)}, hw, model));
+    o.latency_s = costs.back().latency_s;
   }
-  return std::move(*best);
+  return std::move(costs[static_cast<size_t>(choose_pass_layouts(alone)[0])]);
 }
 
 namespace {
@@ -90,6 +87,62 @@ std::vector<int> choose_pass_layouts(const PassLayoutProblem &problem) {
     chosen[pass] = fastest_in(problem, pass, s[1] < s[0] ? kLayouts[1] : kLayouts[0]);
   }
   return chosen;
+}
+
+void lay_out_passes(const Graph &graph, const Hardware &hw,
+                    const std::vector<const Segment *> &segments, const OnChipTensors &on_chip,
+                    PassLayouts layouts, const PassCostInSchedule &cost,
+                    std::vector<SegmentCost> &costs,
+                    std::vector<std::optional<ParallelOption>> &chosen) {
+  // Per buffer: its tensors, and whether one of them is stored differently in the two layouts. A
+  // view keeps the graph's layout only where that changes its order.
+  std::vector<int> members(graph.tensors.size(), 0);
+  std::vector<bool> ordered(graph.tensors.size(), false);
+  for (size_t t = 0; t < graph.tensors.size(); ++t) {
+    const auto buffer = static_cast<size_t>(on_chip.buffer_of[t]);
+    ++members[buffer];
+    ordered[buffer] = ordered[buffer] || !layouts_store_alike(graph.tensors[t].shape);
+  }
+  PassLayoutProblem problem;
+  std::vector<size_t> segment_of;                     // per pass
+  std::vector<std::vector<SegmentCost>> option_costs; // per pass and option
+  std::map<int, std::vector<int>> passes_on_chip;     // per resident buffer, the passes using it
+  for (size_t i = 0; i < segments.size(); ++i) {
+    const Segment &s = *segments[i];
+    if (s.kind != SegmentKind::Vector || s.eliminated || s.cost.parts.size() != 1)
+      continue;
+    const int pass = static_cast<int>(segment_of.size());
+    const int node = s.nodes.front();
+    bool bound = false;
+    for (const auto &[name, t] : s.graph_tensors)
+      if (on_chip.resident[static_cast<size_t>(t)]) {
+        const int buffer = on_chip.buffer_of[static_cast<size_t>(t)];
+        passes_on_chip[buffer].push_back(pass);
+        const auto b = static_cast<size_t>(buffer);
+        bound = bound || (members[b] > 1 && ordered[b]); // a view's buffer
+      }
+    std::vector<ParallelOption> options;
+    option_costs.emplace_back();
+    for (ParallelOption o :
+         parallel_options(graph.tensor(graph.node(node).outputs[0]).shape, hw.cores)) {
+      if (layouts == PassLayouts::GraphLayout && o.layout != DataLayout::LastAxis)
+        continue;
+      option_costs.back().push_back(cost(i, with_pass_option(s.cost.parts[0], graph, hw, node, o)));
+      o.latency_s = option_costs.back().back().latency_s;
+      options.push_back(o);
+    }
+    segment_of.push_back(i);
+    problem.options.push_back(std::move(options));
+    problem.graph_layout.push_back(bound);
+  }
+  for (auto &[buffer, passes] : passes_on_chip)
+    problem.shared.push_back(std::move(passes));
+  const std::vector<int> picked = choose_pass_layouts(problem);
+  for (size_t pass = 0; pass < picked.size(); ++pass) {
+    const auto o = static_cast<size_t>(picked[pass]);
+    costs[segment_of[pass]] = std::move(option_costs[pass][o]);
+    chosen[segment_of[pass]] = problem.options[pass][o];
+  }
 }
 
 } // namespace dse
